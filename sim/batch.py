@@ -1,0 +1,262 @@
+"""The batch runner: many deals on all cores, aggregated as they stream in.
+
+Work is split into chunks of series; each chunk runs in the compiled core with the GIL
+released, on a thread pool (or any ``executor`` with ``submit``). Every series draws its
+randomness from (seed, series index) alone, so results are identical whatever the thread
+count or chunk size. Only the running tally is kept: 100 million deals need no more memory
+than one chunk.
+"""
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from sim import dispatch
+from sim import engine as E
+from sim.cards import card_name, cards_of
+from sim.lib import KIND_NAMES, SHOW
+from sim.records import to_records
+from sim.rules import Rules
+
+N_PARAMS = 16
+DEFAULT_CHUNK = 1 << 14
+
+
+class IllegalMoveError(RuntimeError):
+    """A strategy answered with a move the rules do not allow."""
+
+
+class LineupError(ValueError):
+    """Bad --strategy input: unknown name, bad parameter, wrong number of seats, wrong family."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    params: tuple  # ((name, value), ...) in the strategy's PARAMS order
+
+    @property
+    def label(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in self.params)
+
+
+def parse_strategy(spec: str, paths=()) -> Seat:
+    """'dump-late:talon_at_most=3' -> Seat, validated against the strategy's PARAMS."""
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    try:
+        info = dispatch.info(name, paths)
+    except dispatch.StrategyError as e:
+        raise LineupError(str(e)) from None
+    values = {k: float(v[0]) for k, v in info.params.items()}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        k, eq, v = item.partition("=")
+        if not eq:
+            raise LineupError(f"strategy {name}: parameter {item!r} must be NAME=VALUE")
+        if k not in info.params:
+            known = ", ".join(info.params) or "none"
+            raise LineupError(f"strategy {name}: unknown parameter {k!r} (parameters: {known})")
+        try:
+            x = float(v)
+        except ValueError:
+            raise LineupError(f"strategy {name}: parameter {k}={v!r} is not a number") from None
+        lo, hi = info.params[k][1], info.params[k][2]
+        if not lo <= x <= hi:
+            raise LineupError(f"strategy {name}: parameter {k}={v} is outside [{lo:g}, {hi:g}]")
+        values[k] = x
+    return Seat(name, tuple(values.items()))
+
+
+def make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
+    specs = list(specs) or ["greedy"]
+    n = rules.num_players
+    if len(specs) == 1:
+        specs = specs * n
+    if len(specs) != n:
+        raise LineupError(f"give --strategy once for all seats or once per seat ({n}), not {len(specs)} times")
+    seats = [parse_strategy(s, paths) for s in specs]
+    for s in seats:
+        fams = dispatch.info(s.name, paths).families
+        if fams and rules.family not in fams:
+            raise LineupError(f"strategy {s.name} does not play {rules.family} (it plays {', '.join(fams)})")
+    return seats
+
+
+@dataclass
+class Tally:
+    """Streaming counts over deals; merge() adds another tally."""
+    n: int
+    games: int = 0
+    unfinished: int = 0
+    draws: int = 0
+    bouts: int = 0
+    first_attacker_fool: int = 0
+    exchanges: int = 0
+    exchanger_fool: int = 0
+    transfers: int = 0
+    escaped: np.ndarray = None
+    drew: np.ndarray = None
+    fool: np.ndarray = None
+    taken: np.ndarray = None
+    places: np.ndarray = None
+    bouts_hist: np.ndarray = None
+
+    def __post_init__(self):
+        z = lambda *s: np.zeros(s, dtype=np.int64)  # noqa: E731
+        self.escaped = z(self.n) if self.escaped is None else self.escaped
+        self.drew = z(self.n) if self.drew is None else self.drew
+        self.fool = z(self.n) if self.fool is None else self.fool
+        self.taken = z(self.n) if self.taken is None else self.taken
+        self.places = z(self.n, self.n + 1) if self.places is None else self.places
+        self.bouts_hist = z(E.MAX_BOUTS + 1) if self.bouts_hist is None else self.bouts_hist
+
+    def add(self, recs: np.ndarray):
+        done = recs[~recs["unfinished"]]
+        n = self.n
+        self.games += len(recs)
+        self.unfinished += len(recs) - len(done)
+        self.draws += int(done["draw"].sum())
+        self.bouts += int(done["bouts"].sum())
+        fa = done["first_attacker"].astype(np.int64)
+        self.first_attacker_fool += int((done["outcome"][np.arange(len(done)), fa] == 2).sum())
+        ex = done["exchange_seat"] >= 0
+        self.exchanges += int(ex.sum())
+        exs = done["exchange_seat"][ex].astype(np.int64)
+        self.exchanger_fool += int((done["outcome"][ex][np.arange(len(exs)), exs] == 2).sum())
+        self.transfers += int(done["transfers"].sum())
+        out = done["outcome"][:, :n]
+        self.escaped += (out == 0).sum(axis=0)
+        self.drew += (out == 1).sum(axis=0)
+        self.fool += (out == 2).sum(axis=0)
+        self.taken += done["taken"][:, :n].sum(axis=0)
+        for s in range(n):
+            self.places[s] += np.bincount(done["place"][:, s], minlength=n + 1)[: n + 1]
+        self.bouts_hist += np.bincount(done["bouts"], minlength=E.MAX_BOUTS + 1)[: E.MAX_BOUTS + 1]
+
+    def merge(self, other: "Tally"):
+        for f in ("games", "unfinished", "draws", "bouts", "first_attacker_fool", "exchanges", "exchanger_fool",
+                  "transfers"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+        for f in ("escaped", "drew", "fool", "taken", "places", "bouts_hist"):
+            setattr(self, f, getattr(self, f) + getattr(other, f))
+
+    @property
+    def finished(self) -> int:
+        return self.games - self.unfinished
+
+
+@dataclass
+class RunResult:
+    rules: Rules
+    seats: list
+    seed: int
+    games: int
+    deals_per_series: int
+    tally: Tally
+    seconds: float
+    threads: int
+    extra: dict = field(default_factory=dict)
+
+
+def _move_text(kind: int, value: int) -> str:
+    k = KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"kind {kind}"
+    if kind == 0:
+        cards = [card_name(c) for c in cards_of(value)] if 0 < value < (1 << 36) else [f"<mask {value}>"]
+        return f"attack with [{', '.join(cards)}]"
+    if value == -1:
+        return {1: "take", 2: "pass", 3: "no transfer"}.get(kind, f"{k} -1")
+    if kind == 3 and SHOW <= value < SHOW + 36:
+        return f"transfer by showing {card_name(value - SHOW)}"
+    if 0 <= value < 36:
+        return f"{k} {card_name(value)}"
+    return f"{k} <{value}>"
+
+
+class Runner:
+    """A compiled engine bound to rules and a line-up; plays chunks and traces."""
+
+    def __init__(self, rules: Rules, seats: list[Seat], paths=()):
+        self.rules = rules
+        self.seats = seats
+        self.engine, order = dispatch.engine_for([s.name for s in seats], paths)
+        self.rv = rules.vector()
+        self.sids = np.zeros(6, dtype=np.int64)
+        self.params = np.zeros((6, N_PARAMS), dtype=np.float64)
+        for i, s in enumerate(seats):
+            self.sids[i] = order.index(s.name)
+            for j, (_, v) in enumerate(s.params):
+                self.params[i, j] = v
+
+    def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
+        raw = np.zeros((n_series * deals, E.F_SIZE), dtype=np.int64)
+        self.engine.play_batch(self.rv, self.sids, self.params, np.int64(seed), np.int64(series0),
+                               np.int64(n_series), np.int64(deals), raw)
+        self.check(raw, seed)
+        return raw
+
+    def check(self, raw: np.ndarray, seed: int):
+        bad = np.nonzero(raw[:, E.F_ERROR])[0]
+        if len(bad):
+            r = raw[bad[0]]
+            seat = int(r[E.F_ERR_SEAT])
+            raise IllegalMoveError(
+                f"strategy {self.seats[seat].label!r} (seat {seat}) made an illegal move in game "
+                f"{int(r[E.F_GAME])} of seed {seed}: {_move_text(int(r[E.F_ERR_KIND]), int(r[E.F_ERR_VALUE]))}. "
+                f"Replay it with: durak replay --seed {seed} --game {int(r[E.F_GAME])}")
+
+    def trace(self, seed: int, series: int, deals: int = 1) -> list[dict]:
+        from sim.trace import make_traces
+        raw = np.zeros((deals, E.F_SIZE), dtype=np.int64)
+        decks = np.zeros((deals, 36), dtype=np.int64)
+        rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
+        tn = np.zeros(1, dtype=np.int64)
+        self.engine.play_traced(self.rv, self.sids, self.params, np.int64(seed), np.int64(series),
+                                np.int64(deals), raw, decks, rows, tn)
+        if tn[0] > E.TRACE_CAP:
+            raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
+        self.check(raw, seed)
+        return make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
+
+
+def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0, threads: int | None = None,
+        chunk: int = DEFAULT_CHUNK, deals_per_series: int = 1, paths=(), progress=None, executor=None) -> RunResult:
+    """Play `games` deals and return the tally. `progress(done_games)` is called after every chunk."""
+    seats = make_lineup(rules, strategies, paths)
+    runner = Runner(rules, seats, paths)
+    threads = threads or os.cpu_count() or 1
+    n_series = -(-games // deals_per_series)
+    bounds = [(s0, min(chunk, n_series - s0)) for s0 in range(0, n_series, chunk)]
+    tally = Tally(rules.num_players)
+    t0 = time.perf_counter()
+
+    def job(b):
+        return to_records(runner.play_raw(seed, b[0], b[1], deals_per_series))
+
+    own = executor is None
+    ex = ThreadPoolExecutor(max_workers=threads) if own else executor
+    try:
+        # keep at most 2 chunks per thread in flight: memory stays flat however many games
+        pending = []
+        it = iter(bounds)
+        for b in it:
+            pending.append(ex.submit(job, b))
+            if len(pending) >= 2 * threads:
+                break
+        while pending:
+            recs = pending.pop(0).result()
+            tally.add(recs)
+            if progress:
+                progress(tally.games)
+            nxt = next(it, None)
+            if nxt is not None:
+                pending.append(ex.submit(job, nxt))
+    finally:
+        if own:
+            ex.shutdown(cancel_futures=True)
+    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, threads)

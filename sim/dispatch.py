@@ -1,0 +1,168 @@
+"""Strategy discovery and the per-line-up compiled engine.
+
+A strategy is one module in ``strategies/`` (or in a folder given with ``--strategy-path``)
+defining compiled functions ``attack``, ``cover``, ``throw_in``, ``transfer`` and
+``exchange`` (any it omits are greedy's), plus ``NAME``, ``DESCRIPTION``, ``FAMILIES`` and
+``PARAMS``. For a line-up of strategies we write a real ``.py`` file into the cache folder:
+``sim/engine.py`` with a dispatcher over exactly those strategies pasted between its
+DISPATCH markers. A real file is cached by numba across processes; the file name is a hash
+of every source it depends on, so an edited strategy or core can never reuse a stale cache.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numba
+
+ROOT = Path(__file__).resolve().parent.parent
+BUILTIN_DIR = ROOT / "strategies"
+KINDS = ("attack", "cover", "throw_in", "transfer", "exchange")
+ALWAYS = ("greedy", "random")  # compiled into every engine so most runs share one cache
+
+
+class StrategyError(ValueError):
+    """Unknown strategy, bad parameter, or a strategy file that does not follow the template."""
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    name: str
+    path: Path
+    description: str
+    families: tuple
+    params: dict  # name -> (default, low, high, doc)
+    defines: tuple  # which of KINDS the file defines itself
+
+
+def cache_dir() -> Path:
+    d = os.environ.get("DURAK_CACHE_DIR")
+    base = Path(d) if d else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "durak-sim"
+    base.mkdir(parents=True, exist_ok=True)
+    return base
+
+
+def _module_name(path: Path) -> str:
+    if path.parent == BUILTIN_DIR:
+        return f"strategies.{path.stem}"
+    digest = hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:10]
+    return f"durak_user_{digest}.{path.stem}"
+
+
+def load_module(path: Path) -> ModuleType:
+    name = _module_name(path)
+    if name in sys.modules:
+        return sys.modules[name]
+    if name.startswith("strategies."):
+        import importlib
+        return importlib.import_module(name)
+    pkg = name.split(".")[0]
+    if pkg not in sys.modules:
+        sys.modules[pkg] = ModuleType(pkg)
+        sys.modules[pkg].__path__ = [str(path.parent)]
+    spec = importlib.util.spec_from_file_location(name, path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as e:  # a user's file: say which and why
+        del sys.modules[name]
+        raise StrategyError(f"strategy file {path} failed to import: {type(e).__name__}: {e}") from e
+    return mod
+
+
+def discover(paths=()) -> dict[str, Path]:
+    """Every strategy file: the built-in folder, then user folders (a user file may shadow none)."""
+    found: dict[str, Path] = {}
+    for folder in (BUILTIN_DIR, *[Path(p) for p in paths]):
+        if not folder.is_dir():
+            raise StrategyError(f"strategy folder {folder} does not exist")
+        for f in sorted(folder.glob("*.py")):
+            if f.name.startswith("_"):
+                continue
+            name = f.stem.replace("_", "-")
+            if name in found and found[name] != f:
+                raise StrategyError(f"strategy {name!r} is defined twice: {found[name]} and {f}")
+            found[name] = f
+    return found
+
+
+def info(name: str, paths=()) -> StrategyInfo:
+    files = discover(paths)
+    if name not in files:
+        raise StrategyError(f"unknown strategy {name!r}; available: {', '.join(sorted(files))}")
+    mod = load_module(files[name])
+    defines = tuple(k for k in KINDS if hasattr(mod, k))
+    for k in defines:
+        if not isinstance(getattr(mod, k), numba.core.registry.CPUDispatcher):
+            raise StrategyError(f"strategy {name}: {k}() must be compiled with @njit (see strategies/README.md)")
+    params = dict(getattr(mod, "PARAMS", {}))
+    for p, spec in params.items():
+        if not (isinstance(spec, tuple) and len(spec) == 4):
+            raise StrategyError(f"strategy {name}: PARAMS[{p!r}] must be (default, low, high, doc)")
+    return StrategyInfo(name, files[name], (mod.__doc__ or "").strip().split("\n")[0] if not hasattr(
+        mod, "DESCRIPTION") else mod.DESCRIPTION, tuple(getattr(mod, "FAMILIES", ())), params, defines)
+
+
+def _digest(paths: list[Path]) -> str:
+    h = hashlib.sha256()
+    h.update(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
+    for p in [Path(__file__).parent / f for f in ("engine.py", "lib.py", "rules.py", "dispatch.py")] + paths:
+        h.update(str(p).encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _dispatch_source(infos: list[StrategyInfo], greedy_index: int) -> str:
+    lines = ["import importlib as _importlib", "from sim.dispatch import load_module as _load_module",
+             "from pathlib import Path as _Path", ""]
+    for i, s in enumerate(infos):
+        lines.append(f"_s{i} = _load_module(_Path({str(s.path)!r}))")
+    lines += ["", "", "@njit(cache=True)", "def decide(sid, kind, obs, legal, params, rng):"]
+    for i, s in enumerate(infos):
+        lines.append(f"    if sid == {i}:")
+        for k_i, k in enumerate(KINDS):
+            owner = i if k in s.defines else greedy_index
+            lines.append(f"        if kind == {k_i}:")
+            lines.append(f"            return _s{owner}.{k}(obs, legal, params, rng)")
+    lines.append("    return np.int64(-999)")
+    return "\n".join(lines) + "\n"
+
+
+_ENGINES: dict[tuple, ModuleType] = {}
+
+
+def engine_for(names, paths=()) -> tuple[ModuleType, list[str]]:
+    """The compiled engine module for a line-up and the strategy order its ids follow."""
+    key = (tuple(sorted(set(names) | set(ALWAYS))), tuple(str(p) for p in paths))
+    if key in _ENGINES:
+        return _ENGINES[key], list(key[0])
+    infos = [info(n, paths) for n in key[0]]
+    src = (Path(__file__).parent / "engine.py").read_text()
+    begin = src.index("# --- DISPATCH BEGIN ---")
+    end = src.index("# --- DISPATCH END ---")
+    text = ("# generated by sim.dispatch for strategies: " + ", ".join(key[0]) + " -- do not edit\n"
+            + src[:begin] + _dispatch_source(infos, key[0].index("greedy")) + src[end:])
+    digest = _digest([s.path for s in infos])
+    folder = cache_dir() / "engines"
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"engine_{digest}.py"
+    if not path.exists() or path.read_text() != text:
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(text)
+        tmp.replace(path)
+    modname = f"durak_engine_{digest}"
+    if modname in sys.modules:
+        mod = sys.modules[modname]
+    else:
+        spec = importlib.util.spec_from_file_location(modname, path)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[modname] = mod
+        spec.loader.exec_module(mod)
+    _ENGINES[key] = mod
+    return mod, list(key[0])

@@ -1,0 +1,37 @@
+"""Per-deal records: the typed contract between the compiled core and the reports.
+
+The core fills one int64 row per deal (columns ``F_*`` of ``sim.engine``); ``to_records``
+names them. Outcome codes: 0 escaped, 1 drew, 2 fool, -1 no such seat.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import engine as E
+
+OUTCOMES = ("escaped", "drew", "fool")
+
+RECORD_DTYPE = np.dtype([
+    ("game", np.int64), ("series", np.int64), ("deal", np.int16), ("dealer", np.int8),
+    ("first_attacker", np.int8), ("fool", np.int8), ("losing_team", np.int8), ("draw", np.bool_),
+    ("unfinished", np.bool_), ("bouts", np.int16), ("exchange_seat", np.int8), ("transfers", np.int16),
+    ("pogony_seat", np.int8), ("last_lead_sixes", np.int8),
+    ("outcome", np.int8, (6,)), ("place", np.int8, (6,)), ("taken", np.int16, (6,)),
+])
+
+_SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": E.F_DEALER,
+            "first_attacker": E.F_FIRST_ATTACKER, "fool": E.F_FOOL, "losing_team": E.F_LOSING_TEAM,
+            "draw": E.F_DRAW, "unfinished": E.F_UNFINISHED, "bouts": E.F_BOUTS,
+            "exchange_seat": E.F_EXCHANGE_SEAT, "transfers": E.F_TRANSFERS, "pogony_seat": E.F_POGONY_SEAT,
+            "last_lead_sixes": E.F_LAST_LEAD_SIXES}
+
+
+def to_records(raw: np.ndarray) -> np.ndarray:
+    """int64 rows from the core -> a structured record array (one row per deal)."""
+    out = np.zeros(len(raw), dtype=RECORD_DTYPE)
+    for name, col in _SCALARS.items():
+        out[name] = raw[:, col]
+    out["outcome"] = raw[:, E.F_OUTCOME:E.F_OUTCOME + 6]
+    out["place"] = raw[:, E.F_PLACE:E.F_PLACE + 6]
+    out["taken"] = raw[:, E.F_TAKEN:E.F_TAKEN + 6]
+    return out

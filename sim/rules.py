@@ -1,0 +1,322 @@
+"""Rules as data: the four presets and the toggle registry of ../shared/RULES.md §7.
+
+A rule set is a family (preset) plus a dict of named toggles. Each toggle knows its
+allowed values, the families it applies to, and each preset's default taken from that
+preset's source. ``resolve()`` validates user input and returns a frozen ``Rules``;
+``Rules.vector()`` packs it into the int64 array the compiled core reads (indices ``R_*``).
+Where the sources are silent, the ruling is written in ``sim/RULINGS.md``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+PROSTOY = ("prostoy_5", "prostoy_6")
+THROW_IN = ("podkidnoy", "perevodnoy")
+ALL = FAMILIES
+
+FAMILY_DOC = {
+    "prostoy_5": "Simple durak, 5-card form: attacks of 1, 3 or 5 cards, partial defence, no throw-in (seed 000).",
+    "prostoy_6": "Classic simple durak: 6 cards, singles, triples and fives, take all if one card stands (seed 002).",
+    "podkidnoy": "Podkidnoy (throw-in) durak: everyone throws in cards of ranks on the table (seeds 001, 004).",
+    "perevodnoy": "Perevodnoy (transfer) durak: podkidnoy plus passing the attack on with a same-rank card (seed 004).",
+}
+FAMILY_SOURCES = {"prostoy_5": "000", "prostoy_6": "002", "podkidnoy": "001, 004", "perevodnoy": "004"}
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+
+
+class RulesError(ValueError):
+    """Bad rules input: the message names the problem and what is allowed."""
+
+
+@dataclass(frozen=True)
+class Toggle:
+    name: str
+    values: tuple
+    defaults: dict  # family -> default value
+    rule: str
+    doc: str
+    families: tuple = ALL
+    implemented: tuple | None = None  # values the engine plays today (None: all)
+    aliases: tuple = ()
+
+    def default(self, family: str):
+        return self.defaults[family]
+
+
+def _d(value, **per_family):
+    out = {f: value for f in FAMILIES}
+    out.update(per_family)
+    return out
+
+
+_NOT_YET = "a §6 variant modifier; the engine does not play it yet (planned next)"
+
+TOGGLES: tuple[Toggle, ...] = (
+    Toggle("hand_size", (5, 6), _d(6, prostoy_5=5), "C-1, PR5-S3, PR6-S1, POD-S1",
+           "Cards dealt to each player and refilled to after a bout."),
+    Toggle("prostoy_attack_sets", ("1_3_5_pairs", "single_or_pair"), _d("1_3_5_pairs"), "PR5-A1..A5, PR6-A1..A3",
+           "Which sets may be led in simple durak: 1, 3 (pair+1), 5 (two pairs+1); or 004's one card or a pair.",
+           families=PROSTOY),
+    Toggle("prostoy_two_pair_lead_size", (5, 6), _d(5), "PR6-A3",
+           "Size of a two-pair lead: 5 (two pairs + one, 000) or 6 (two pairs + two, 002 literal).", families=PROSTOY),
+    Toggle("partial_defence", (True, False), _d(False, prostoy_5=True), "PR5-D1, PR5-D3, PR6-D2",
+           "true: cover some attack cards and take only the rest (000); false: one card stands, take all (002).",
+           families=PROSTOY),
+    Toggle("prostoy_attacker_draw_timing", ("immediately", "after_bout"),
+           _d("after_bout", prostoy_5="immediately"), "PR5-R1, PR6-R1",
+           "When the attacker refills in simple durak: right after laying the attack (000) or after the bout (002).",
+           families=PROSTOY),
+    Toggle("trump_only_if_cannot_follow", (False, True), _d(False), "PR5-D2, PR6-D1, POD-D3",
+           "true: a non-trump may be trumped only if the defender cannot beat it in suit (002 literal)."),
+    Toggle("first_attacker_first_deal", ("left_of_dealer", "lowest_trump"),
+           _d("lowest_trump", prostoy_5="left_of_dealer", prostoy_6="left_of_dealer"), "PR5-S3, PR6-S1, POD-S2",
+           "Who attacks first in the first deal of a series."),
+    Toggle("no_trump_in_hands_fallback", ("left_of_dealer", "lowest_card"), _d("left_of_dealer"), "POD-S2",
+           "With lowest_trump, who attacks when nobody holds a trump."),
+    Toggle("first_attacker_later_deals", ("lowest_trump", "pod_duraka", "iz_pod_duraka", "left_of_dealer"),
+           _d("lowest_trump", prostoy_5="left_of_dealer", prostoy_6="left_of_dealer"), "POD-S2, PR5-S1, PR6-S2",
+           "Who attacks first in later deals of a series: pod_duraka = the fool's right neighbour (the fool "
+           "defends), iz_pod_duraka = the fool's left neighbour."),
+    Toggle("next_dealer", ("loser", "team_any_loser"), _d("loser"), "PR5-S1, PR5-S2, PR6-S2, POD-S2",
+           "Who deals the next deal: the fool (the same dealer after a draw)."),
+    Toggle("initial_lead", ("same_rank_multiple", "single"), _d("same_rank_multiple"), "POD-A1",
+           "Opening of a bout: any number of cards of one rank (004) or one card (001, pagat, enwiki).",
+           families=THROW_IN),
+    Toggle("others_throw_in_timing", ("after_first_cover", "after_attacker", "any_time"), _d("after_first_cover"),
+           "POD-T1", "When players other than the attacker may throw in.", families=THROW_IN),
+    Toggle("throw_in_after_take", (True, False), _d(True), "POD-T4",
+           "Throwing in after the defender says 'I take' (vdogonku).", families=THROW_IN),
+    Toggle("max_attack_cards", (6,), _d(6), "POD-L1", "At most this many attack cards in a bout.", families=THROW_IN),
+    Toggle("first_bout_max_attack", (5, "none"), _d(5), "POD-L3", "Attack-card limit in the first bout.",
+           families=THROW_IN),
+    Toggle("first_bout_limit_scope", ("first_bout", "until_first_discard"), _d("first_bout"), "POD-L3",
+           "Whether the first-bout limit holds for the first bout only or until the first discard.",
+           families=THROW_IN),
+    Toggle("throw_in_neighbours_only_if_players_gt", ("none", 2, 3, 4, 5), _d("none"), "POD-T1, HR-3",
+           "With more players than this, only the defender's neighbours throw in.", families=THROW_IN),
+    Toggle("trump_six_beats_trump_ace", (False, True), _d(False), "POD-D2, HR-1",
+           "House rule: the trump six beats the trump ace."),
+    Toggle("trump_six_exchange", (True, False), _d(False, prostoy_5=True, prostoy_6=True), "PR5-X1, PR6-X1, HR-4",
+           "The holder of the trump six may swap it for the face-up trump card."),
+    Toggle("trump_six_exchange_timing", ("until_talon_exhausted", "while_trump_card_in_talon"),
+           _d("until_talon_exhausted"), "PR5-X1, HR-4",
+           "until_talon_exhausted: while a face-down card is left above the trump card; "
+           "while_trump_card_in_talon: as long as the trump card itself is there."),
+    Toggle("teams", ("none", "pairs_if_even", "2v2", "3v3"), _d("none", prostoy_6="pairs_if_even"),
+           "TEAM-1..4, PR6-T1, PER-T1",
+           "Partnerships: partners sit alternately (2v2, 3v3), or 002's pairs when the player count is even.",
+           families=("prostoy_6", "podkidnoy", "perevodnoy")),
+    Toggle("transfer_in_first_bout", (False, True), _d(False), "PER-2", "Transfers allowed in the first bout.",
+           families=("perevodnoy",)),
+    Toggle("proezdnoy", (False, True), _d(False), "PER-P1",
+           "A trump of the attack rank may be shown instead of laid to transfer.", families=("perevodnoy",)),
+    Toggle("proezdnoy_limit", ("once_per_bout", "once_per_game_per_card"), _d("once_per_bout"), "PER-P2",
+           "How often a trump may be shown to transfer.", families=("perevodnoy",)),
+    Toggle("pokaznoy", (False, True), _d(False), "VAR-PK1",
+           "Transfer by showing any card of the attack rank, each card once per bout.", families=("perevodnoy",)),
+    Toggle("pogony_instant_win", (False, True), _d(False), "HR-2",
+           "Two players left and one holds exactly two sixes: he wins at once.", families=THROW_IN),
+    Toggle("pogony_scoring", ("none", "last_lead_sixes", "pogonny"), _d("none"), "VAR-PG1",
+           "Score pogony: count the sixes in the winner's last lead, or Pogonny scoring.",
+           implemented=("none", "last_lead_sixes")),
+    Toggle("draw_possible", (True,), _d(True), "PR5-E3, POD-E3", "Everybody out at once is a draw."),
+    Toggle("no_trump", (False, True), _d(False), "VAR-NT1", "Play without a trump suit. " + _NOT_YET,
+           implemented=(False,)),
+    Toggle("spades_only_by_spades", (False, True), _d(False), "VAR-PP1", "Spades only by spades. " + _NOT_YET,
+           implemented=(False,)),
+    Toggle("spade_turnup_resolution", ("redeal", "next_card", "no_trump"), _d("redeal"), "VAR-PP1",
+           "With spades_only_by_spades, what a turned-up spade does. " + _NOT_YET, implemented=("redeal",)),
+    Toggle("variant", ("none", "beshenyi_japanese", "zanudny", "tryoshka", "korolevsky", "navaleny", "chukotsky",
+                       "pustoy", "pogonny"), _d("none"), "§6", "A §6 variant. " + _NOT_YET, implemented=("none",)),
+    Toggle("pustoy_refill_to", (1, 2, 3, 4, 5, 6), _d(6), "VAR-PU1", "Pustoy refill amount. " + _NOT_YET),
+)
+TOGGLE_BY_NAME = {t.name: t for t in TOGGLES}
+ALIASES = {"transfer_first_bout": "transfer_in_first_bout", "throw_in_vdogonku": "throw_in_after_take",
+           "trump_6_exchange": "trump_six_exchange", "trump_6_beats_trump_ace": "trump_six_beats_trump_ace"}
+
+
+def _fmt(v) -> str:
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+def parse_value(toggle: Toggle, raw: Any):
+    """A value from the command line (text) or JSON (typed) -> the registry's typed value."""
+    for allowed in toggle.values:
+        if isinstance(raw, str):
+            if raw.strip().lower() == _fmt(allowed).lower():
+                return allowed
+        elif isinstance(allowed, bool) or isinstance(raw, bool):
+            if isinstance(allowed, bool) and isinstance(raw, bool) and raw == allowed:
+                return allowed
+        elif raw == allowed:
+            return allowed
+    choices = ", ".join(_fmt(v) for v in toggle.values)
+    raise RulesError(f"toggle {toggle.name}: value {_fmt(raw)!r} is not allowed; choose one of: {choices}")
+
+
+def parse_toggle_args(items) -> dict:
+    """['name=value', ...] from the command line -> {name: text}."""
+    out = {}
+    for item in items or ():
+        if "=" not in item:
+            raise RulesError(f"--toggle expects NAME=VALUE, got {item!r}")
+        k, v = item.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def team_of_seats(teams: str, n: int) -> list[int] | None:
+    """Team id per seat, or None for every man for himself. Partners sit alternately."""
+    if teams == "none":
+        return None
+    if teams == "2v2":
+        if n != 4:
+            raise RulesError(f"teams=2v2 needs exactly 4 players, not {n}")
+        return [s % 2 for s in range(n)]
+    if teams == "3v3":
+        if n != 6:
+            raise RulesError(f"teams=3v3 needs exactly 6 players, not {n}")
+        return [s % 2 for s in range(n)]
+    if teams == "pairs_if_even":  # 002: with an even count they play in pairs (partners opposite)
+        if n % 2 or n == 2:
+            return None
+        k = n // 2
+        return [s % k for s in range(n)]
+    raise RulesError(f"unknown teams value {teams!r}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    family: str
+    num_players: int
+    toggles: dict = field(hash=False)
+
+    @property
+    def teams(self) -> list[list[int]] | None:
+        t = team_of_seats(self.toggles["teams"], self.num_players) if "teams" in self.toggles else None
+        if t is None:
+            return None
+        return [[s for s in range(self.num_players) if t[s] == k] for k in sorted(set(t))]
+
+    def team_ids(self) -> list[int]:
+        t = team_of_seats(self.toggles["teams"], self.num_players) if "teams" in self.toggles else None
+        return list(range(self.num_players)) if t is None else t
+
+    def describe(self) -> str:
+        changed = {k: v for k, v in self.toggles.items() if v != TOGGLE_BY_NAME[k].default(self.family)}
+        extra = ", ".join(f"{k}={_fmt(v)}" for k, v in changed.items())
+        return f"{self.family}, {self.num_players} players" + (f" ({extra})" if extra else "")
+
+    def vector(self) -> np.ndarray:
+        return rules_vector(self)
+
+
+def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> Rules:
+    """Validate a family, player count and toggles; fill in the preset's defaults."""
+    if family not in FAMILIES:
+        raise RulesError(f"unknown rules preset {family!r}; choose one of: {', '.join(FAMILIES)}")
+    try:
+        n = int(num_players)
+    except (TypeError, ValueError):
+        raise RulesError(f"number of players must be an integer, got {num_players!r}") from None
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise RulesError(f"{family} is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
+    values = {t.name: t.default(family) for t in TOGGLES if family in t.families}
+    for raw_name, raw in (toggles or {}).items():
+        name = ALIASES.get(raw_name, raw_name)
+        t = TOGGLE_BY_NAME.get(name)
+        if t is None:
+            known = ", ".join(sorted(TOGGLE_BY_NAME))
+            raise RulesError(f"unknown toggle {raw_name!r}; known toggles: {known}")
+        if family not in t.families:
+            raise RulesError(f"toggle {name} does not apply to {family} (it applies to {', '.join(t.families)})")
+        v = parse_value(t, raw)
+        if t.implemented is not None and v not in t.implemented:
+            raise RulesError(f"toggle {name}={_fmt(v)}: {_NOT_YET}")
+        if name == "pustoy_refill_to" and v != t.default(family):
+            raise RulesError(f"toggle {name}={_fmt(v)}: {_NOT_YET}")
+        values[name] = v
+    hand = values["hand_size"]
+    if n * hand > 36:
+        raise RulesError(f"{n} players x {hand} cards = {n * hand} cards: more than the 36-card pack can deal")
+    if family == "prostoy_5" and values.get("teams", "none") != "none":
+        raise RulesError("prostoy_5 has no partnerships: 'каждый играет за себя' (000 §01, PR5-S3)")
+    if "teams" in values:
+        team_of_seats(values["teams"], n)  # raises on a bad count
+    if family == "perevodnoy" and values["proezdnoy"] and values["pokaznoy"]:
+        pass  # both may hold: any card shown (pokaznoy) includes the trump (proezdnoy)
+    return Rules(family, n, values)
+
+
+# ---- the int64 vector read by the compiled core -------------------------------------------
+MODE_PROSTOY, MODE_PODKIDNOY, MODE_PEREVODNOY = 0, 1, 2
+(R_MODE, R_NPLAYERS, R_HAND, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE, R_PARTIAL, R_ATT_DRAW_NOW,
+ R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_FIRST_LOWEST_TRUMP, R_FALLBACK_LOWEST_CARD, R_LATER_DEALS, R_NEXT_DEALER_TEAM,
+ R_LEAD_SINGLE, R_THROW_TIMING, R_THROW_AFTER_TAKE, R_MAX_ATTACK, R_FIRST_BOUT_MAX, R_FIRST_BOUT_UNTIL_DISCARD,
+ R_NEIGHBOURS_GT, R_SIX_BEATS_ACE, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_TRANSFER_FIRST, R_PROEZDNOY,
+ R_PROEZDNOY_PER_GAME, R_POKAZNOY, R_POGONY_WIN, R_POGONY_SCORING, R_N_TEAMS, R_TEAM0) = range(30)
+R_SIZE = R_TEAM0 + 6
+LATER_LOWEST_TRUMP, LATER_POD, LATER_IZ_POD, LATER_LEFT_OF_DEALER = 0, 1, 2, 3
+TIMING_AFTER_FIRST_COVER, TIMING_AFTER_ATTACKER, TIMING_ANY_TIME = 0, 1, 2
+
+
+def rules_vector(r: Rules) -> np.ndarray:
+    t = r.toggles
+    v = np.zeros(R_SIZE, dtype=np.int64)
+    v[R_MODE] = {"prostoy_5": 0, "prostoy_6": 0, "podkidnoy": 1, "perevodnoy": 2}[r.family]
+    v[R_NPLAYERS] = r.num_players
+    v[R_HAND] = t["hand_size"]
+    if r.family in PROSTOY:
+        v[R_SETS_SINGLE_OR_PAIR] = t["prostoy_attack_sets"] == "single_or_pair"
+        v[R_TWO_PAIR_SIZE] = t["prostoy_two_pair_lead_size"]
+        v[R_PARTIAL] = t["partial_defence"]
+        v[R_ATT_DRAW_NOW] = t["prostoy_attacker_draw_timing"] == "immediately"
+        v[R_MAX_ATTACK] = 6
+    else:
+        v[R_LEAD_SINGLE] = t["initial_lead"] == "single"
+        v[R_THROW_TIMING] = ("after_first_cover", "after_attacker", "any_time").index(t["others_throw_in_timing"])
+        v[R_THROW_AFTER_TAKE] = t["throw_in_after_take"]
+        v[R_MAX_ATTACK] = t["max_attack_cards"]
+        v[R_FIRST_BOUT_MAX] = 0 if t["first_bout_max_attack"] == "none" else t["first_bout_max_attack"]
+        v[R_FIRST_BOUT_UNTIL_DISCARD] = t["first_bout_limit_scope"] == "until_first_discard"
+        g = t["throw_in_neighbours_only_if_players_gt"]
+        v[R_NEIGHBOURS_GT] = 0 if g == "none" else g
+        v[R_POGONY_WIN] = t["pogony_instant_win"]
+    v[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] = t["trump_only_if_cannot_follow"]
+    v[R_FIRST_LOWEST_TRUMP] = t["first_attacker_first_deal"] == "lowest_trump"
+    v[R_FALLBACK_LOWEST_CARD] = t["no_trump_in_hands_fallback"] == "lowest_card"
+    v[R_LATER_DEALS] = ("lowest_trump", "pod_duraka", "iz_pod_duraka", "left_of_dealer").index(
+        t["first_attacker_later_deals"])
+    v[R_NEXT_DEALER_TEAM] = t["next_dealer"] == "team_any_loser"
+    v[R_SIX_BEATS_ACE] = t["trump_six_beats_trump_ace"]
+    v[R_EXCHANGE] = t["trump_six_exchange"]
+    v[R_EXCHANGE_WHILE_TRUMP] = t["trump_six_exchange_timing"] == "while_trump_card_in_talon"
+    if r.family == "perevodnoy":
+        v[R_TRANSFER_FIRST] = t["transfer_in_first_bout"]
+        v[R_PROEZDNOY] = t["proezdnoy"]
+        v[R_PROEZDNOY_PER_GAME] = t["proezdnoy_limit"] == "once_per_game_per_card"
+        v[R_POKAZNOY] = t["pokaznoy"]
+    v[R_POGONY_SCORING] = t["pogony_scoring"] == "last_lead_sixes"
+    ids = r.team_ids()
+    v[R_N_TEAMS] = len(set(ids))
+    for s in range(6):
+        v[R_TEAM0 + s] = ids[s] if s < r.num_players else -1
+    return v
+
+
+def toggle_table() -> list[dict]:
+    """Every toggle with its values and per-preset defaults (for `durak rules`)."""
+    rows = []
+    for t in TOGGLES:
+        rows.append({"toggle": t.name, "values": [_fmt(v) for v in t.values], "rule": t.rule, "doc": t.doc,
+                     "defaults": {f: _fmt(t.default(f)) for f in t.families}})
+    return rows
+
+
+def format_value(v) -> str:
+    return _fmt(v)

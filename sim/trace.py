@@ -1,0 +1,75 @@
+"""Full traces of single deals: the core's action rows turned into positions.json actions.
+
+A trace is what the reference referee replays (format at the end of ``sim/RULINGS.md``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from sim import engine as E
+from sim.cards import card_name, cards_of
+from sim.rules import Rules, format_value
+from sim.records import OUTCOMES
+
+
+def decode_actions(rows: np.ndarray) -> list[list[dict]]:
+    """Trace rows -> one list of action dicts per deal."""
+    deals: list[list[dict]] = []
+    acts: list[dict] = []
+    covers: list[dict] = []
+    for code, p, a, b in rows.tolist():
+        if code == E.T_DEAL:
+            acts = []
+            deals.append(acts)
+        elif code == E.T_ATTACK:
+            acts.append({"type": "attack", "player": p, "cards": [card_name(c) for c in cards_of(a)]})
+        elif code == E.T_COVER:
+            acts.append({"type": "cover", "player": p, "attack": card_name(a), "cover": card_name(b)})
+        elif code == E.T_TAKE:
+            acts.append({"type": "take", "player": p})
+        elif code == E.T_THROW_IN:
+            acts.append({"type": "throw_in", "player": p, "cards": [card_name(a)]})
+        elif code == E.T_PASS:
+            acts.append({"type": "pass", "player": p})
+        elif code == E.T_TRANSFER:
+            acts.append({"type": "transfer", "player": p, "card": card_name(a)})
+        elif code == E.T_SHOW:
+            acts.append({"type": "transfer_by_showing", "player": p, "card": card_name(a)})
+        elif code == E.T_EXCHANGE:
+            acts.append({"type": "exchange_trump_six", "player": p})
+        elif code == E.T_DEFEND:
+            if a >= 0:
+                covers.append({"attack": card_name(a), "cover": card_name(b)})
+            else:
+                acts.append({"type": "defend", "player": p, "covers": covers,
+                             "take": [card_name(c) for c in cards_of(b)]})
+                covers = []
+        else:
+            raise ValueError(f"unknown trace code {code}")
+    return deals
+
+
+def result_of(rec: np.ndarray, rules: Rules) -> dict:
+    n = rules.num_players
+    teams = rules.teams
+    return {
+        "fool": None if rec["fool"] < 0 else int(rec["fool"]),
+        "losing_team": (None if teams is None or rec["losing_team"] < 0 else int(rec["losing_team"])),
+        "outcome": [OUTCOMES[o] for o in rec["outcome"][:n]],
+        "places": [int(x) for x in rec["place"][:n]],
+        "bouts": int(rec["bouts"]),
+    }
+
+
+def make_traces(rules: Rules, recs: np.ndarray, decks: np.ndarray, rows: np.ndarray, seed: int) -> list[dict]:
+    toggles = {k: format_value(v) if isinstance(v, bool) else v for k, v in rules.toggles.items()}
+    out = []
+    for d, acts in enumerate(decode_actions(rows)):
+        rec = recs[d]
+        out.append({
+            "family": rules.family, "num_players": rules.num_players, "toggles": dict(rules.toggles),
+            "toggles_text": toggles, "seed": int(seed), "game_index": int(rec["game"]),
+            "dealer": int(rec["dealer"]), "first_attacker": int(rec["first_attacker"]),
+            "deck": [card_name(int(c)) for c in decks[d]], "actions": acts, "result": result_of(rec, rules),
+        })
+    return out

@@ -1,0 +1,55 @@
+"""greedy: the plain baseline every other implementation can reproduce exactly.
+
+Attack with one card, the lowest-ranked non-trump (the lowest trump if only trumps are
+left). Cover with the cheapest card that beats: the lowest higher card of the suit, else
+the lowest trump; take when nothing beats. Throw in one card at a time, the lowest-ranked
+legal non-trump, a trump only once the talon is empty. Never transfers. Always exchanges
+the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
+"""
+import numpy as np
+from numba import njit
+
+from sim.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TALON, O_TRUMP_SUIT, SUIT_MASKS, bit, lowest
+
+NAME = "greedy"
+DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+PARAMS = {}
+
+
+@njit(cache=True)
+def attack(obs, legal, params, rng):
+    hand = obs[O_HAND]
+    plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    return bit(lowest(plain if plain else hand))
+
+
+@njit(cache=True)
+def cover(obs, legal, params, rng):
+    if legal == 0:
+        return np.int64(NO_CARD)
+    # legal already holds only cards that beat the target; same-suit first, trumps after
+    target_suit_cards = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    if target_suit_cards:
+        return lowest(target_suit_cards)
+    return lowest(legal)
+
+
+@njit(cache=True)
+def throw_in(obs, legal, params, rng):
+    plain = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    if plain:
+        return lowest(plain)
+    if legal and obs[O_TALON] == 0:
+        return lowest(legal)
+    return np.int64(NO_CARD)
+
+
+@njit(cache=True)
+def transfer(obs, legal, params, rng):
+    return np.int64(NO_CARD)
+
+
+@njit(cache=True)
+def exchange(obs, legal, params, rng):
+    return np.int64(1)

@@ -1,0 +1,149 @@
+"""random: a uniformly random legal choice at every decision.
+
+Reaches the odd corners of the rules, which is why the referee replays its games. For a
+simple-durak set it draws the set size uniformly among the legal sizes, then a random
+pair (or two) and random filler cards; every other decision is uniform over the legal
+options including take / pass / no transfer.
+"""
+import numpy as np
+from numba import njit
+
+from sim.lib import (
+    NIBBLE_LOW, NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, bit, lowest, popcount,
+    random_card, rng_below,
+)
+from sim.rules import MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE
+
+NAME = "random"
+DESCRIPTION = "Uniformly random legal move at every decision (the floor any strategy must beat)."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+PARAMS = {}
+
+
+@njit(cache=True)
+def _random_pair(rng, hand):
+    """Two random cards of one rank, uniformly over all such pairs in hand."""
+    total = 0
+    for r in range(9):
+        k = popcount(hand & RANK_MASKS[r])
+        total += k * (k - 1) // 2
+    if total == 0:
+        return np.int64(0)
+    pick = rng_below(rng, total)
+    for r in range(9):
+        m = hand & RANK_MASKS[r]
+        k = popcount(m)
+        p = k * (k - 1) // 2
+        if pick < p:
+            a = random_card(rng, m)
+            b = random_card(rng, m & ~bit(a))
+            return bit(a) | bit(b)
+        pick -= p
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _prostoy_attack(obs, hand, rng):
+    cap = obs[O_LIMIT]
+    rules = O_RULES
+    n = popcount(hand)
+    two = obs[rules + R_TWO_PAIR_SIZE]
+    pairs = 0
+    for r in range(9):
+        pairs += popcount(hand & RANK_MASKS[r]) // 2
+    sizes = np.zeros(3, dtype=np.int64)
+    ns = 0
+    sizes[ns] = 1
+    ns += 1
+    if obs[rules + R_SETS_SINGLE_OR_PAIR]:
+        if pairs >= 1 and cap >= 2:
+            sizes[ns] = 2
+            ns += 1
+    else:
+        if pairs >= 1 and cap >= 3 and n >= 3:
+            sizes[ns] = 3
+            ns += 1
+        if pairs >= 2 and cap >= two and n >= two:
+            sizes[ns] = two
+            ns += 1
+    k = sizes[rng_below(rng, ns)]
+    if k == 1:
+        return bit(random_card(rng, hand))
+    s = _random_pair(rng, hand)
+    if k == two and k > 3:
+        s |= _random_pair(rng, hand & ~s)
+    while popcount(s) < k:
+        s |= bit(random_card(rng, hand & ~s))
+    return s
+
+
+@njit(cache=True)
+def attack(obs, legal, params, rng):
+    hand = obs[O_HAND]
+    if obs[O_RULES + R_MODE] == MODE_PROSTOY:
+        return _prostoy_attack(obs, hand, rng)
+    if obs[O_RULES + R_LEAD_SINGLE]:
+        return bit(random_card(rng, hand))
+    cap = obs[O_LIMIT]
+    total = 0
+    for r in range(9):
+        m = hand & RANK_MASKS[r]
+        sub = m
+        while sub:
+            if popcount(sub) <= cap:
+                total += 1
+            sub = (sub - 1) & m
+    pick = rng_below(rng, total)
+    for r in range(9):
+        m = hand & RANK_MASKS[r]
+        sub = m
+        while sub:
+            if popcount(sub) <= cap:
+                if pick == 0:
+                    return sub
+                pick -= 1
+            sub = (sub - 1) & m
+    return bit(lowest(hand))
+
+
+@njit(cache=True)
+def _card_or_none(rng, legal):
+    k = rng_below(rng, popcount(legal) + 1)
+    if k == 0:
+        return np.int64(NO_CARD)
+    m = legal
+    for _ in range(k - 1):
+        m &= m - 1
+    return lowest(m)
+
+
+@njit(cache=True)
+def cover(obs, legal, params, rng):
+    return _card_or_none(rng, legal)
+
+
+@njit(cache=True)
+def throw_in(obs, legal, params, rng):
+    return _card_or_none(rng, legal)
+
+
+@njit(cache=True)
+def transfer(obs, legal, params, rng):
+    show = obs[O_SHOW_LEGAL]
+    k = rng_below(rng, popcount(legal) + popcount(show) + 1)
+    if k == 0:
+        return np.int64(NO_CARD)
+    if k <= popcount(legal):
+        m = legal
+        for _ in range(k - 1):
+            m &= m - 1
+        return lowest(m)
+    m = show
+    for _ in range(k - 1 - popcount(legal)):
+        m &= m - 1
+    return lowest(m) + SHOW
+
+
+@njit(cache=True)
+def exchange(obs, legal, params, rng):
+    return rng_below(rng, 2)
