@@ -11,6 +11,7 @@ of every source it depends on, so an edited strategy or core can never reuse a s
 from __future__ import annotations
 
 import hashlib
+import importlib
 import importlib.util
 import os
 import sys
@@ -59,7 +60,6 @@ def load_module(path: Path) -> ModuleType:
     if name in sys.modules:
         return sys.modules[name]
     if name.startswith("strategies."):
-        import importlib
         return importlib.import_module(name)
     pkg = name.split(".")[0]
     if pkg not in sys.modules:

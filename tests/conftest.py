@@ -1,0 +1,31 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def shared_dir() -> Path | None:
+    for p in (os.environ.get("DURAK_SHARED"), ROOT.parent / "shared"):
+        if p and Path(p).is_dir():
+            return Path(p)
+    return None
+
+
+@pytest.fixture(scope="session")
+def runner_for():
+    """Runner(rules, lineup) cached per configuration: one compiled engine serves them all."""
+    from sim import batch
+    from sim import rules as R
+    cache = {}
+
+    def get(family, n=2, toggles=None, strategies=("greedy",), paths=()):
+        key = (family, n, tuple(sorted((toggles or {}).items())), tuple(strategies), tuple(paths))
+        if key not in cache:
+            rules = R.resolve(family, n, toggles or {})
+            cache[key] = batch.Runner(rules, batch.make_lineup(rules, strategies, paths), paths)
+        return cache[key]
+    return get

@@ -1,0 +1,127 @@
+"""The compiled core: determinism, outcome bookkeeping, bad strategies, the CLI contract."""
+import json
+import textwrap
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim import batch
+from sim import engine as E
+from sim import rules as R
+from sim.cli import main
+from sim.records import to_records
+
+
+@pytest.mark.parametrize("family,n", [("podkidnoy", 2), ("perevodnoy", 3), ("prostoy_5", 4), ("prostoy_6", 4)])
+def test_results_do_not_depend_on_chunking(runner_for, family, n):
+    r = runner_for(family, n, strategies=("random",))
+    whole = r.play_raw(seed=5, series0=0, n_series=300)
+    parts = np.concatenate([r.play_raw(5, 0, 100), r.play_raw(5, 100, 7), r.play_raw(5, 107, 193)])
+    assert np.array_equal(whole, parts)
+    other_seed = r.play_raw(seed=6, series0=0, n_series=300)
+    assert not np.array_equal(whole, other_seed)
+
+
+def test_results_do_not_depend_on_threads_or_chunk_size():
+    rules = R.resolve("podkidnoy", 3)
+    a = batch.run(rules, ["random"], games=5000, seed=11, threads=1, chunk=5000).tally
+    b = batch.run(rules, ["random"], games=5000, seed=11, threads=2, chunk=333).tally
+    for f in ("escaped", "drew", "fool", "taken", "places"):
+        assert np.array_equal(getattr(a, f), getattr(b, f))
+    assert (a.draws, a.bouts, a.games) == (b.draws, b.bouts, b.games)
+
+
+@pytest.mark.parametrize("family,n,toggles", [
+    ("podkidnoy", 2, {}), ("podkidnoy", 6, {}), ("podkidnoy", 4, {"teams": "2v2"}),
+    ("perevodnoy", 6, {"teams": "3v3"}), ("prostoy_5", 3, {}), ("prostoy_6", 6, {}), ("prostoy_6", 4, {}),
+])
+def test_every_deal_ends_with_one_fool_or_a_draw(runner_for, family, n, toggles):
+    """C-4, RUL-20/21: a single fool (or losing team) or a draw; outcome codes agree."""
+    r = runner_for(family, n, toggles, strategies=("random",))
+    recs = to_records(r.play_raw(3, 0, 2000))
+    recs = recs[~recs["unfinished"]]
+    out = recs["outcome"][:, :n]
+    assert (recs["outcome"][:, n:] == -1).all()
+    teams = r.rules.team_ids()
+    for row, o in zip(recs, out):
+        if row["draw"]:
+            assert row["fool"] == -1 and row["losing_team"] == -1
+            assert (o != 2).all() and (o == 1).any()
+        else:
+            losers = {s for s in range(n) if o[s] == 2}
+            assert losers == {s for s in range(n) if teams[s] == row["losing_team"]}
+            assert row["fool"] in losers
+            assert row["place"][row["fool"]] == n
+    assert recs["bouts"].min() >= 1
+
+
+def test_six_by_six_deal_leaves_no_talon_and_plays(runner_for):
+    """RUL-2: 6 players x 6 cards use the pack; the shown trump stays with the dealer."""
+    r = runner_for("podkidnoy", 6, strategies=("greedy",))
+    t = r.trace(seed=1, series=0)[0]
+    assert len(t["deck"]) == 36 and len(set(t["deck"])) == 36
+    assert t["result"]["bouts"] >= 1
+
+
+def _write_strategy(folder, name, body):
+    (folder / f"{name}.py").write_text(textwrap.dedent(f'''
+        import numpy as np
+        from numba import njit
+        from sim.lib import O_HAND, lowest, bit
+        NAME = "{name}"
+        DESCRIPTION = "test strategy"
+        FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+        PARAMS = {{}}
+    ''') + textwrap.dedent(body))
+
+
+def test_an_illegal_move_names_strategy_seed_game_and_move(tmp_path):
+    _write_strategy(tmp_path, "two_card_lead", '''
+        @njit(cache=True)
+        def attack(obs, legal, params, rng):
+            h = obs[O_HAND]
+            a = lowest(h)
+            b = lowest(h & ~bit(a))
+            return bit(a) | bit(b)
+    ''')
+    rules = R.resolve("prostoy_5", 2)
+    with pytest.raises(batch.IllegalMoveError) as e:
+        batch.run(rules, ["two-card-lead", "greedy"], games=50, seed=9, threads=1, paths=[str(tmp_path)])
+    msg = str(e.value)
+    assert "'two-card-lead'" in msg and "seed 9" in msg and "game " in msg and "attack with [" in msg
+
+
+def test_unknown_strategy_and_bad_parameters_are_clear(tmp_path):
+    rules = R.resolve("podkidnoy", 2)
+    with pytest.raises(batch.LineupError, match="unknown strategy 'nope'"):
+        batch.make_lineup(rules, ["nope"])
+    with pytest.raises(batch.LineupError, match="unknown parameter 'x'"):
+        batch.make_lineup(rules, ["greedy:x=1"])
+    with pytest.raises(batch.LineupError, match="once per seat"):
+        batch.make_lineup(rules, ["greedy", "greedy", "greedy"])
+
+
+def test_cli_run_json_contract():
+    res = CliRunner().invoke(main, ["run", "--games", "2000", "--players", "3", "--seed", "4", "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["games"] == 2000 and len(d["seats"]) == 3
+    assert {"strategy", "escaped", "drew", "fool"} <= set(d["seats"][0])
+    for key in ("draws", "mean_bouts", "first_attacker_fool"):
+        assert key in d
+    assert sum(s["fool"] for s in d["seats"]) + d["draws"] == d["finished"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["run", "--toggle", "bogus=1"], "unknown toggle 'bogus'"),
+    (["run", "--toggle", "initial_lead"], "NAME=VALUE"),
+    (["run", "--players", "9"], "2 to 6 players"),
+    (["run", "--strategy", "nobody"], "unknown strategy 'nobody'"),
+    (["run", "--rules", "whist"], "unknown rules preset"),
+])
+def test_cli_errors_are_one_line_not_tracebacks(args, message):
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code != 0
+    assert message in res.output
+    assert "Traceback" not in res.output
