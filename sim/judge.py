@@ -1,0 +1,103 @@
+"""Judging a position + action for people: ``judge(doc)`` and ``format_judgement(result)``.
+
+``doc`` is one entry of ``../shared/examples/positions.json`` (family, toggles, position, action);
+the rules themselves are all in ``sim/referee.py``. This module only runs the referee and puts
+what happened into a summary and a few readable lines.
+"""
+from __future__ import annotations
+
+from sim import referee as R
+
+
+def judge(doc: dict) -> dict:
+    """Rule on ``doc["action"]`` in ``doc["position"]``.
+
+    Returns ``{"legal", "rule", "reason"}`` and, when legal, ``"position"`` (the resulting position)
+    and ``"events"``: a summary (``discarded``, ``taken``, ``drawn``, ``out``, ``next_attacker``,
+    ``next_defender``, ``result``) with the full event list under ``"log"``. For a sequence the verdict
+    is that of the first illegal step (``"step"`` says which) or of the last step; ``"steps"`` lists
+    every step's verdict. A position that cannot be played raises ValueError."""
+    state = R.load_position(doc["family"], doc.get("toggles") or {}, doc["position"])
+    action = doc["action"]
+    is_sequence = isinstance(action, dict) and "sequence" in action
+    steps = action["sequence"] if is_sequence else [action]
+    if is_sequence and (not isinstance(steps, list) or not steps):
+        return R.Verdict(False, "RUL-1", "a sequence must be a non-empty list of actions").as_dict()
+    log: list[dict] = []
+    verdicts: list[dict] = []
+    verdict = None
+    for i, step in enumerate(steps):
+        verdict = R.check(state, step)
+        verdicts.append(verdict.as_dict())
+        if not verdict.legal:
+            out = verdict.as_dict()
+            if is_sequence:
+                out["step"] = i
+                out["steps"] = verdicts
+                out["reason"] = f"step {i}: {verdict.reason}"
+            return out
+        log.extend(R.apply(state, step))
+    out = verdict.as_dict()
+    if is_sequence:
+        out["steps"] = verdicts
+    out["position"] = state.to_position()
+    out["events"] = summarize(log, state)
+    return out
+
+
+def summarize(log: list[dict], state: R.State) -> dict:
+    """What happened, gathered from the event log."""
+    discarded, taken, drawn, out = [], {}, {}, []
+    for e in log:
+        kind = e["event"]
+        if kind == "discard":
+            discarded.extend(e["cards"])
+        elif kind == "pick_up":
+            taken.setdefault(str(e["player"]), []).extend(e["cards"])
+        elif kind == "draw":
+            drawn.setdefault(str(e["player"]), []).extend(e["cards"])
+        elif kind == "out":
+            out.append(e["player"])
+    return {"discarded": discarded, "taken": taken, "drawn": drawn, "out": out,
+            "next_attacker": state.attacker, "next_defender": state.defender,
+            "bout_over": any(e["event"] == "bout_end" for e in log),
+            "result": None if state.result is None else dict(state.result), "log": log}
+
+
+def format_judgement(result: dict) -> str:
+    """A few readable lines for a ``judge`` result."""
+    head = "LEGAL" if result.get("legal") else "ILLEGAL"
+    lines = [f"{head} ({result.get('rule')}): {result.get('reason')}"]
+    ev = result.get("events")
+    pos = result.get("position")
+    if not ev or not pos:
+        return "\n".join(lines)
+    if ev["discarded"]:
+        lines.append(f"  to the discard: {' '.join(ev['discarded'])} (discard pile now {pos['discard_count']})")
+    for seat, cards in ev["taken"].items():
+        lines.append(f"  player {seat} picks up: {' '.join(cards)}")
+    for seat, cards in ev["drawn"].items():
+        lines.append(f"  player {seat} draws {len(cards)}: {' '.join(cards)}")
+    for seat in ev["out"]:
+        lines.append(f"  player {seat} is out")
+    res = ev.get("result")
+    if res:
+        if res.get("fool") is not None:
+            lines.append(f"  deal over: player {res['fool']} is the fool")
+        elif res.get("losing_team") is not None:
+            lines.append(f"  deal over: team {res['losing_team']} loses")
+        else:
+            lines.append("  deal over: a draw")
+    else:
+        if ev["bout_over"]:
+            lines.append(f"  next bout: player {ev['next_attacker']} attacks player {ev['next_defender']}")
+        else:
+            lines.append(f"  bout goes on: player {pos['attacker']} attacks player {pos['defender']}")
+        if pos["table"]:
+            cells = [f"{r['attack']}/{r['cover'] or '-'}" for r in pos["table"]]
+            lines.append(f"  table: {' '.join(cells)}")
+    hands = " | ".join(f"{s}: {' '.join(h) or '-'}" for s, h in pos["hands"].items())
+    if "hand_sizes" in pos:
+        hands += f"  (hand sizes {pos['hand_sizes']}; some drawn cards are unknown)"
+    lines.append(f"  hands: {hands}")
+    return "\n".join(lines)

@@ -1,0 +1,1390 @@
+"""The reference referee: a slow, readable second implementation of the durak rules.
+
+It is written from ``../shared/RULES.md`` (rule ids such as ``POD-L3``) and ``sim/RULINGS.md``
+(our rulings ``RUL-n``) alone, independently of the compiled core, so that the two can be checked
+against each other (``replay``) and so that a human can ask "is this move legal, and what happens?"
+(``judge``).
+
+Public API
+----------
+- ``State``: everything about one deal in progress; mutated in place by ``apply``.
+- ``load_position(family, toggles, position) -> State`` and ``State.to_position() -> dict``
+  (the format of ``../shared/examples/positions.json``).
+- ``check(state, action) -> Verdict``: never raises for a bad move; an illegal move is a verdict.
+- ``apply(state, action) -> list[dict]``: checks, then plays the action and every automatic
+  consequence (bout end, refill, players going out, next roles, deal result). Raises ``RefereeError``.
+- ``new_deal(rules, deck, dealer) -> State``: deal per RUL-2, first attacker per RUL-7.
+- ``replay(trace) -> dict``: replays a core trace, raising ``ReplayError`` at the first problem.
+- ``judge(doc) -> dict`` and ``format_judgement(result) -> str`` (in ``sim/judge.py``, re-exported here).
+
+Cards are kept as the integers of ``sim.cards`` (``rank*4 + suit``) inside the referee and as text
+(``"10S"``) at the edges. A card whose identity the referee cannot know (drawn from a talon whose
+order a position did not give, or a discard of a loaded position) is ``None``: the referee never
+invents cards.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+
+from sim.cards import N_CARDS, RANKS, SUITS, card_name, parse_card, parse_suit, rank_of, suit_of
+from sim.rules import PROSTOY, THROW_IN, TOGGLE_BY_NAME, Rules, resolve, team_of_seats
+
+SIX, ACE = 0, 8  # rank indices of the six and the ace (sim.cards: rank 0..8 = 6..A)
+ACTION_TYPES = ("attack", "cover", "defend", "throw_in", "take", "transfer", "transfer_by_showing",
+                "exchange_trump_six", "pass")
+RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts")
+
+
+class RefereeError(Exception):
+    """An illegal action was applied. The message gives the rule id and the reason."""
+
+
+class ReplayError(Exception):
+    """A trace does not replay: the message names the action index, the action and why."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    rule: str    # the RULES.md id (e.g. "POD-L3") or RULINGS.md id (e.g. "RUL-17") that decides
+    reason: str  # one plain-English sentence
+
+    def as_dict(self) -> dict:
+        return {"legal": self.legal, "rule": self.rule, "reason": self.reason}
+
+
+class _Illegal(Exception):
+    """Raised inside the checkers; ``check`` turns it into an illegal Verdict."""
+
+    def __init__(self, rule: str, reason: str):
+        super().__init__(f"{rule}: {reason}")
+        self.rule = rule
+        self.reason = reason
+
+
+def _require(condition, rule: str, reason: str) -> None:
+    if not condition:
+        raise _Illegal(rule, reason)
+
+
+def nm(c) -> str:
+    """Card text; '?' for a card the referee cannot see."""
+    return "?" if c is None else card_name(c)
+
+
+def _names(cards) -> list[str]:
+    return [nm(c) for c in cards]
+
+
+def _join(cards) -> str:
+    return ", ".join(_names(cards)) if cards else "nothing"
+
+
+# ============================================================================================
+# State
+# ============================================================================================
+class State:
+    """One deal in progress. Seats are 0..n-1 clockwise (RUL-1).
+
+    Card containers hold card ints, or ``None`` for a card whose identity is unknown:
+    ``talon`` (top first; while the trump card is under the talon it is the last element),
+    ``hands[seat]``, ``table`` (list of ``[attack, cover or None]``), ``discard`` (face down, C-6).
+    """
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.family = rules.family
+        self.toggles = rules.toggles
+        self.n = rules.num_players
+        self.team = rules.team_ids()                # team id per seat (the seat itself without teams)
+        self.teams = rules.teams                    # list of seat lists, or None
+        self.trump_suit: int | None = None
+        self.trump_card: int | None = None
+        self.trump_card_location = "talon_bottom"   # or "already_drawn"
+        self.talon: list = []
+        self.hands: list[list] = [[] for _ in range(self.n)]
+        self.table: list[list] = []
+        self.attacker: int | None = None            # current attacker (after a transfer: the transferrer)
+        self.defender: int | None = None
+        self.bout_opener: int | None = None         # who led this bout (first to refill, RUL-18)
+        self.is_out = [False] * self.n
+        self.out_order: list[int] = []
+        self.out_bout: dict[int, int] = {}          # seat -> bout in which he went out (0: before a loaded position)
+        self.discard: list = []
+        self.removed: list = []                     # removed_from_play (variants; kept for card conservation)
+        self.first_bout = True
+        self.discard_happened = False               # a bout has ended in "бито" (first_bout_limit_scope)
+        self.take_declared = False
+        self.passed: set[int] = set()               # players who passed since the table last changed (RUL-17)
+        self.shown_players_bout: set[int] = set()   # proezdnoy once_per_bout (PER-P2)
+        self.shown_cards_bout: set[int] = set()     # pokaznoy: each card once per bout (VAR-PK1)
+        self.shown_trumps_deal: set[int] = set()    # proezdnoy once_per_game_per_card (PER-P2)
+        self.transfers_this_bout = 0                # transfers (laid or shown) in this bout (PER-5)
+        self.dealer: int | None = None
+        self.bout = 1                               # number of the current bout of the deal
+        self.bout_known = True                      # False when a loaded position did not say
+        self.unknown_draws = [0] * self.n           # cards drawn from a talon of unknown order
+        self.result: dict | None = None
+
+    # ---- small queries -------------------------------------------------------------------
+    def t(self, name: str, default=None):
+        return self.toggles.get(name, default)
+
+    @property
+    def prostoy(self) -> bool:
+        return self.family in PROSTOY
+
+    @property
+    def throw_in_family(self) -> bool:
+        return self.family in THROW_IN
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def active(self, seat: int) -> bool:
+        return not self.is_out[seat]
+
+    def active_seats(self) -> list[int]:
+        return [s for s in range(self.n) if not self.is_out[s]]
+
+    def next_active(self, seat: int) -> int | None:
+        """The next active seat clockwise after ``seat`` (RUL-1), or None if there is none."""
+        for k in range(1, self.n):
+            s = (seat + k) % self.n
+            if not self.is_out[s]:
+                return s
+        return None
+
+    def prev_active(self, seat: int) -> int | None:
+        for k in range(1, self.n):
+            s = (seat - k) % self.n
+            if not self.is_out[s]:
+                return s
+        return None
+
+    def partners(self, a: int, b: int) -> bool:
+        return a != b and self.team[a] == self.team[b]
+
+    def defender_for(self, attacker: int) -> int | None:
+        """RUL-5: the next active player clockwise of another team than ``attacker``."""
+        for k in range(1, self.n):
+            s = (attacker + k) % self.n
+            if not self.is_out[s] and self.team[s] != self.team[attacker]:
+                return s
+        return None
+
+    def talon_size(self) -> int:
+        return len(self.talon)
+
+    def trump_under_talon(self) -> bool:
+        return self.trump_card_location == "talon_bottom" and len(self.talon) > 0
+
+    def attack_cards(self) -> list:
+        return [pair[0] for pair in self.table]
+
+    def uncovered(self) -> list:
+        return [pair[0] for pair in self.table if pair[1] is None]
+
+    def covers_on_table(self) -> int:
+        return sum(1 for pair in self.table if pair[1] is not None)
+
+    def ranks_on_table(self) -> set[int]:
+        return {rank_of(c) for pair in self.table for c in pair if c is not None}
+
+    def hand_size(self, seat: int) -> int:
+        return len(self.hands[seat])
+
+    def discard_count(self) -> int:
+        return len(self.discard)
+
+    def is_trump(self, c: int) -> bool:
+        return self.trump_suit is not None and suit_of(c) == self.trump_suit
+
+    # ---- copying (check() of sequences and multi-card throw-ins works on a copy) ---------
+    def clone(self) -> "State":
+        c = State.__new__(State)
+        c.__dict__.update(self.__dict__)
+        c.talon = list(self.talon)
+        c.hands = [list(h) for h in self.hands]
+        c.table = [list(p) for p in self.table]
+        c.is_out = list(self.is_out)
+        c.out_order = list(self.out_order)
+        c.out_bout = dict(self.out_bout)
+        c.discard = list(self.discard)
+        c.removed = list(self.removed)
+        c.passed = set(self.passed)
+        c.shown_players_bout = set(self.shown_players_bout)
+        c.shown_cards_bout = set(self.shown_cards_bout)
+        c.shown_trumps_deal = set(self.shown_trumps_deal)
+        c.unknown_draws = list(self.unknown_draws)
+        c.result = None if self.result is None else dict(self.result)
+        return c
+
+    # ---- card conservation ---------------------------------------------------------------
+    def card_invariant_problem(self, require_known: bool = False) -> str | None:
+        """hands + table + talon + discard (+ removed) = 36 distinct cards; None when it holds."""
+        every = list(self.talon) + list(self.discard) + list(self.removed)
+        for h in self.hands:
+            every.extend(h)
+        for pair in self.table:
+            every.append(pair[0])
+            if pair[1] is not None:
+                every.append(pair[1])
+        if len(every) != N_CARDS:
+            return f"hands, table, talon and discard hold {len(every)} cards, not {N_CARDS}"
+        known = [c for c in every if c is not None]
+        if require_known and len(known) != N_CARDS:
+            return f"{N_CARDS - len(known)} cards are of unknown identity"
+        if len(set(known)) == len(known):
+            return None
+        dup = [card_name(c) for c, k in Counter(known).items() if k > 1]
+        return f"card(s) {', '.join(sorted(dup))} are in two places at once"
+
+    # ---- position output -----------------------------------------------------------------
+    def to_position(self) -> dict:
+        """This state in the positions.json format, plus the referee's bookkeeping fields.
+
+        Cards the referee cannot know are never invented: if a hand holds cards drawn from a
+        talon of unknown order, ``hands`` lists only its known cards and ``hand_sizes`` /
+        ``unknown_draws`` say how many others it holds.
+        """
+        talon_known = all(c is not None for c in self.talon)
+        pos = {
+            "num_players": self.n,
+            "seats_clockwise": list(range(self.n)),
+            "trump_suit": None if self.trump_suit is None else SUITS[self.trump_suit],
+            "trump_card": None if self.trump_card is None else nm(self.trump_card),
+            "trump_card_location": "talon_bottom" if self.trump_under_talon() else "already_drawn",
+            "talon_size": len(self.talon),
+            "talon_order_top_to_bottom": _names(self.talon) if talon_known and self.talon else None,
+            "hands": {str(s): [nm(c) for c in self.hands[s] if c is not None] for s in range(self.n)},
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "table": [{"attack": nm(a), "cover": None if c is None else nm(c)} for a, c in self.table],
+            "first_bout": self.first_bout,
+            "dealer": self.dealer,
+            "out_players": list(self.out_order),
+            "teams": None if self.teams is None else [list(t) for t in self.teams],
+            "discard_count": len(self.discard),
+        }
+        if self.removed:
+            pos["removed_from_play"] = _names(self.removed)
+        # The referee's own bookkeeping (read back by load_position; ignored by other readers).
+        pos["bout_number"] = self.bout if self.bout_known else None
+        pos["bout_opener"] = self.bout_opener
+        pos["take_declared"] = self.take_declared
+        pos["passed"] = sorted(self.passed)
+        pos["first_discard_done"] = self.discard_happened
+        if self.transfers_this_bout:
+            pos["transfers_this_bout"] = self.transfers_this_bout
+        pos["out_bouts"] = {str(s): b for s, b in self.out_bout.items()}
+        if self.shown_players_bout:
+            pos["shown_this_bout_by"] = sorted(self.shown_players_bout)
+        if self.shown_cards_bout:
+            pos["shown_cards_this_bout"] = _names(sorted(self.shown_cards_bout))
+        if self.shown_trumps_deal:
+            pos["shown_trumps_this_deal"] = _names(sorted(self.shown_trumps_deal))
+        hidden = {str(s): sum(1 for c in self.hands[s] if c is None) for s in range(self.n)}
+        if any(hidden.values()):
+            pos["hand_sizes"] = {str(s): len(self.hands[s]) for s in range(self.n)}
+            pos["unknown_cards_in_hand"] = {s: k for s, k in hidden.items() if k}
+            drew = {str(s): k for s, k in enumerate(self.unknown_draws) if k}
+            pos["unknown_draws"] = {
+                "drawn": drew,
+                "note": "the talon order was not given, so the cards drawn from it are unknown; "
+                        "'hands' lists only known cards and 'hand_sizes' the true sizes",
+            }
+        if self.result is not None:
+            pos["result"] = dict(self.result)
+        return pos
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        return f"<State {self.family} bout {self.bout} A={self.attacker} D={self.defender} table={self.table}>"
+
+
+# ============================================================================================
+# Loading positions
+# ============================================================================================
+def _teams_toggle_for(family: str, n: int, teams) -> str:
+    """The ``teams`` toggle value that seats these partnerships (RUL-4), or ValueError."""
+    want = sorted(sorted(int(s) for s in t) for t in teams)
+    for value in ("2v2", "3v3", "pairs_if_even"):
+        try:
+            ids = team_of_seats(value, n)
+        except ValueError:
+            continue
+        if ids is None:
+            continue
+        got = sorted(sorted(s for s in range(n) if ids[s] == k) for k in sorted(set(ids)))
+        if got == want:
+            return value
+    raise ValueError(f"position teams {teams} are not a seating the rules know (RUL-4: partners alternate, "
+                     f"or 002's pairs opposite)")
+
+
+def load_position(family: str, toggles: dict | None, position: dict) -> State:
+    """A ``State`` from a positions.json position. Missing optional fields get defaults:
+    no table, nobody out, not the first bout unless said, talon order unknown, dealer unknown.
+    Raises ValueError (or sim.rules.RulesError) for a position that cannot be played."""
+    toggles = dict(toggles or {})
+    hands_raw = position.get("hands") or {}
+    n = int(position.get("num_players") or len(hands_raw))
+    seats = position.get("seats_clockwise")
+    if seats is not None and [int(s) for s in seats] != list(range(n)):
+        raise ValueError(f"seats_clockwise must be 0..{n - 1} in order (RUL-1), got {seats}")
+    if "teams" in position and "teams" not in toggles and family in TOGGLE_BY_NAME["teams"].families:
+        toggles["teams"] = "none" if position["teams"] is None else _teams_toggle_for(family, n, position["teams"])
+    rules = resolve(family, n, toggles)
+    if position.get("teams") is not None and sorted(map(sorted, position["teams"])) != sorted(rules.teams or []):
+        raise ValueError(f"position teams {position['teams']} disagree with the rules' teams {rules.teams}")
+    st = State(rules)
+
+    def cards(raw, what):
+        out = []
+        for x in raw or []:
+            try:
+                out.append(parse_card(x))
+            except ValueError as e:
+                raise ValueError(f"{what}: {e}") from None
+        return out
+
+    ts = position.get("trump_suit")
+    st.trump_suit = None if ts is None else parse_suit(ts)
+    tc = position.get("trump_card")
+    st.trump_card = None if tc is None else cards([tc], "trump_card")[0]
+    if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit:
+        raise ValueError(f"trump card {tc} is not of the trump suit {ts}")
+    if st.trump_card is not None and st.trump_suit is None:
+        st.trump_suit = suit_of(st.trump_card)
+    loc = position.get("trump_card_location") or "talon_bottom"
+    if loc not in ("talon_bottom", "already_drawn"):
+        raise ValueError(f"trump_card_location must be talon_bottom or already_drawn, got {loc!r}")
+    size = int(position.get("talon_size") or 0)
+    order = position.get("talon_order_top_to_bottom")
+    if order is not None:
+        st.talon = cards(order, "talon_order_top_to_bottom")
+        if len(st.talon) != size and "talon_size" in position:
+            raise ValueError(f"talon_size {size} but the talon order lists {len(st.talon)} cards")
+    elif size:
+        st.talon = [None] * size
+        if loc == "talon_bottom":
+            if st.trump_card is None:
+                raise ValueError("the trump card is under the talon but trump_card is not given")
+            st.talon[-1] = st.trump_card  # C-3: the face-up trump card is the talon's last card
+    if st.trump_card is None and order is not None and st.talon and loc == "talon_bottom":
+        st.trump_card = st.talon[-1]
+        st.trump_suit = suit_of(st.trump_card) if st.trump_suit is None else st.trump_suit
+    st.trump_card_location = loc if st.talon else "already_drawn"
+    if st.trump_card_location == "talon_bottom" and st.talon[-1] != st.trump_card:
+        raise ValueError("the talon's last card must be the face-up trump card (C-3)")
+
+    for s in range(n):
+        known = cards(hands_raw.get(str(s), hands_raw.get(s, [])), f"hand of seat {s}")
+        st.hands[s] = known
+    sizes = position.get("hand_sizes") or {}
+    for s_raw, k in sizes.items():
+        s = int(s_raw)
+        extra = int(k) - len(st.hands[s])
+        if extra < 0:
+            raise ValueError(f"hand_sizes says seat {s} holds {k} cards but his hand lists more")
+        st.hands[s].extend([None] * extra)
+    for i, row in enumerate(position.get("table") or []):
+        a = cards([row["attack"]], f"table row {i}")[0]
+        c = row.get("cover")
+        st.table.append([a, None if c is None else cards([c], f"table row {i}")[0]])
+
+    st.attacker = position.get("attacker")
+    st.defender = position.get("defender")
+    st.dealer = position.get("dealer")
+    st.first_bout = bool(position.get("first_bout", False))
+    for s in position.get("out_players") or []:
+        s = int(s)
+        st.is_out[s] = True
+        st.out_order.append(s)
+        st.out_bout[s] = 0   # "before this position", unless out_bouts says when
+    for s_raw, b in (position.get("out_bouts") or {}).items():
+        st.out_bout[int(s_raw)] = int(b)
+    st.removed = cards(position.get("removed_from_play"), "removed_from_play")
+    total_known = len(st.talon) + sum(len(h) for h in st.hands) + sum(1 + (p[1] is not None) for p in st.table)
+    total_known += len(st.removed)
+    dc = position.get("discard_count")
+    dc = N_CARDS - total_known if dc is None else int(dc)
+    st.discard = [None] * dc
+    problem = st.card_invariant_problem()
+    if problem:
+        raise ValueError(f"position breaks card conservation: {problem} (C-1)")
+    if st.trump_card is not None and st.trump_card_location == "talon_bottom":
+        for s in range(n):
+            if st.trump_card in st.hands[s]:
+                raise ValueError(f"trump card {tc} is under the talon and in seat {s}'s hand")
+
+    bn = position.get("bout_number")
+    if bn is not None:
+        st.bout = int(bn)
+    elif st.first_bout:
+        st.bout = 1
+    else:
+        st.bout, st.bout_known = 2, False  # "some later bout"; results then report bouts as unknown
+    st.discard_happened = bool(position.get("first_discard_done", dc > 0))
+    st.take_declared = bool(position.get("take_declared", False))
+    st.passed = {int(s) for s in position.get("passed") or []}
+    st.transfers_this_bout = int(position.get("transfers_this_bout", 0))
+    st.bout_opener = position.get("bout_opener", st.attacker)
+    st.shown_players_bout = {int(s) for s in position.get("shown_this_bout_by") or []}
+    st.shown_cards_bout = set(cards(position.get("shown_cards_this_bout"), "shown_cards_this_bout"))
+    st.shown_trumps_deal = set(cards(position.get("shown_trumps_this_deal"), "shown_trumps_this_deal"))
+    for s_raw, k in ((position.get("unknown_draws") or {}).get("drawn") or {}).items():
+        st.unknown_draws[int(s_raw)] = int(k)
+    for who, name in ((st.attacker, "attacker"), (st.defender, "defender")):
+        if who is not None and not (0 <= who < n):
+            raise ValueError(f"{name} {who} is not a seat 0..{n - 1}")
+    if position.get("result"):
+        st.result = dict(position["result"])
+    elif st.attacker is None or st.defender is None:
+        raise ValueError("a position of a deal in progress needs an attacker and a defender")
+    return st
+
+
+# ============================================================================================
+# The deal
+# ============================================================================================
+def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
+             previous_fool: int | None = None) -> State:
+    """Deal a fresh deal (RUL-2) and choose the first attacker (RUL-7).
+
+    ``deck`` is the shuffled pack, 36 card texts (or ints), top first. By default this is the
+    first deal of a series (``first_attacker_first_deal``); with ``later_deal=True`` the first
+    attacker follows ``first_attacker_later_deals`` using ``previous_fool`` (None after a draw).
+    """
+    pack = [c if isinstance(c, int) else parse_card(c) for c in deck]
+    if len(pack) != N_CARDS or len(set(pack)) != N_CARDS:
+        raise ValueError(f"the deck must be the {N_CARDS} distinct cards of the pack (C-1), got {len(pack)} "
+                         f"cards, {len(set(pack))} distinct")
+    st = State(rules)
+    n, h = st.n, st.toggles["hand_size"]
+    if not 0 <= dealer < n:
+        raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
+    st.dealer = dealer
+    i = 0
+    for _ in range(h):                     # RUL-2: one at a time clockwise from the dealer's left
+        for k in range(1, n + 1):
+            st.hands[(dealer + k) % n].append(pack[i])
+            i += 1
+    if i < N_CARDS:                        # the next card is turned and lies under the talon
+        st.trump_card = pack[i]
+        st.talon = pack[i + 1:] + [pack[i]]
+        st.trump_card_location = "talon_bottom"
+    else:                                  # 6 x 6: the dealer's last card is shown and kept
+        st.trump_card = pack[-1]
+        st.talon = []
+        st.trump_card_location = "already_drawn"
+    st.trump_suit = suit_of(st.trump_card)
+    st.first_bout = True
+    st.attacker = _first_attacker(st, later_deal, previous_fool)
+    st.defender = st.defender_for(st.attacker)
+    st.bout_opener = st.attacker
+    return st
+
+
+def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> int:
+    """RUL-7."""
+    left = (st.dealer + 1) % st.n
+    how = st.toggles["first_attacker_later_deals"] if later_deal else st.toggles["first_attacker_first_deal"]
+    if how in ("pod_duraka", "iz_pod_duraka"):
+        if previous_fool is None:        # after a draw (or a team game): RUL-7 falls back
+            return left
+        return (previous_fool - 1) % st.n if how == "pod_duraka" else (previous_fool + 1) % st.n
+    if how == "left_of_dealer":
+        return left
+    # lowest_trump: the holder of the lowest trump (the 6-player dealer's shown trump counts)
+    best = None
+    for s in range(st.n):
+        for c in st.hands[s]:
+            if st.is_trump(c) and (best is None or c < best[0]):
+                best = (c, s)
+    if best is not None:
+        return best[1]
+    if st.toggles["no_trump_in_hands_fallback"] == "lowest_card":
+        # lowest rank, ties by suit C < D < H < S: exactly the smallest rank-major card int
+        return min((c, s) for s in range(st.n) for c in st.hands[s])[1]
+    return left
+
+
+# ============================================================================================
+# Checking
+# ============================================================================================
+def _seat(st: State, raw) -> int:
+    if isinstance(raw, bool) or raw is None:
+        raise _Illegal("RUL-1", f"the action names no valid player (got {raw!r})")
+    try:
+        s = int(raw)
+    except (TypeError, ValueError):
+        raise _Illegal("RUL-1", f"the action's player {raw!r} is not a seat number") from None
+    _require(0 <= s < st.n, "RUL-1", f"player {s} is not a seat of this {st.n}-player deal (seats 0..{st.n - 1})")
+    return s
+
+
+_CARD_BY_TEXT = {card_name(c): c for c in range(N_CARDS)}
+
+
+def _card(raw, what: str = "card") -> int:
+    if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < N_CARDS:
+        return raw
+    if isinstance(raw, str) and raw in _CARD_BY_TEXT:
+        return _CARD_BY_TEXT[raw]
+    try:
+        return parse_card(raw)
+    except (ValueError, TypeError, AttributeError):
+        raise _Illegal("RUL-1", f"the {what} {raw!r} is not a card (write rank+suit, e.g. '10S' or 'QH')") from None
+
+
+def _card_list(raw, what: str = "cards") -> list[int]:
+    if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
+        raise _Illegal("RUL-1", f"the action's {what} must be a list of cards, got {raw!r}")
+    out = [_card(x) for x in raw]
+    _require(out, "RUL-1", f"the action's {what} list is empty")
+    dup = [nm(c) for c, k in Counter(out).items() if k > 1]
+    _require(not dup, "RUL-1", f"card {', '.join(dup)} is named twice")
+    return out
+
+
+def _in_hand(st: State, p: int, c: int) -> None:
+    _require(c in st.hands[p], "RUL-1", f"player {p} does not hold {nm(c)}")
+
+
+def _not_over(st: State) -> None:
+    _require(not st.over, "RUL-20", "the deal is already over, so no further action is possible")
+
+
+def _active_player(st: State, p: int) -> None:
+    _require(st.active(p), "RUL-20", f"player {p} has gone out of this deal and takes no further part")
+
+
+def beats(st: State, attack: int, cover: int) -> bool:
+    """C-2 / RUL-10: does ``cover`` beat ``attack``?"""
+    if suit_of(cover) == suit_of(attack):
+        if rank_of(cover) > rank_of(attack):
+            return True
+        # HR-1: the trump six beats the trump ace (and only it)
+        return bool(st.t("trump_six_beats_trump_ace") and st.is_trump(attack) and rank_of(attack) == ACE
+                    and rank_of(cover) == SIX)
+    return st.is_trump(cover) and not st.is_trump(attack)
+
+
+def _cover_problem(st: State, attack: int, cover: int, still_held: list) -> tuple[str, str] | None:
+    """Why ``cover`` may not beat ``attack``; None when it may. ``still_held`` = the defender's cards
+    that stay in his hand besides this cover (for trump_only_if_cannot_follow, RUL-10)."""
+    if not beats(st, attack, cover):
+        if st.is_trump(attack) and st.is_trump(cover):
+            rule = {"prostoy_5": "PR5-D2", "prostoy_6": "C-2"}.get(st.family, "POD-D2")
+            return rule, f"{nm(cover)} does not beat {nm(attack)}: a trump is beaten only by a higher trump"
+        if suit_of(cover) == suit_of(attack):
+            why = f"{nm(cover)} is not higher than {nm(attack)}"
+        else:
+            why = f"{nm(cover)} is neither a higher {SUITS[suit_of(attack)]} nor a trump"
+        rule = {"prostoy_5": "PR5-D2"}.get(st.family, "POD-D1" if st.throw_in_family else "C-2")
+        return rule, f"{nm(cover)} does not beat {nm(attack)}: {why}"
+    if st.t("trump_only_if_cannot_follow") and st.is_trump(cover) and not st.is_trump(attack):
+        follow = [c for c in still_held if c is not None and suit_of(c) == suit_of(attack)
+                  and rank_of(c) > rank_of(attack)]
+        if follow:
+            return "PR6-D1", (f"{nm(attack)} may be trumped only by a defender who cannot beat it in suit, "
+                              f"and he holds {_join(follow)}")
+    return None
+
+
+def _cover_rule(st: State, attack: int, cover: int) -> str:
+    if st.t("trump_six_beats_trump_ace") and st.is_trump(attack) and rank_of(attack) == ACE \
+            and rank_of(cover) == SIX:
+        return "HR-1"
+    if st.throw_in_family and st.is_trump(cover) and not st.is_trump(attack):
+        return "POD-D3"
+    return {"prostoy_5": "PR5-D2", "prostoy_6": "PR6-D1"}.get(st.family, "C-2")
+
+
+# ---- attack limits (RUL-15) -----------------------------------------------------------------
+def first_bout_limit_in_force(st: State) -> bool:
+    """RUL-15 / POD-L3: is the first-bout attack limit in force now?"""
+    if not st.throw_in_family or st.t("first_bout_max_attack") == "none":
+        return False
+    if st.t("first_bout_limit_scope") == "until_first_discard":
+        return not st.discard_happened
+    return st.first_bout
+
+
+def attack_limits(st: State, defender: int | None = None) -> list[tuple[int, str, str]]:
+    """Every limit on the number of attack cards of this bout: (limit, rule, explanation).
+
+    POD-L2: the defender may face no more attack cards than he held when he became defender.
+    He only loses cards by covering during a bout, so that number is his hand now plus the
+    covers he has laid (equivalently: uncovered cards <= cards in his hand, as POD-L2 says)."""
+    d = st.defender if defender is None else defender
+    held = st.hand_size(d) + (st.covers_on_table() if d == st.defender else 0)
+    limits = [(held, "POD-L2", f"the defender (player {d}) had only {held} card(s) when he became defender")]
+    if st.throw_in_family:
+        m = st.t("max_attack_cards")
+        limits.append((m, "POD-L1", f"a bout has at most {m} attack cards"))
+        if first_bout_limit_in_force(st):
+            f = st.t("first_bout_max_attack")
+            scope = ("in the deal's first bout" if st.t("first_bout_limit_scope") == "first_bout"
+                     else "until the first discard of the deal")
+            limits.append((f, "POD-L3", f"{scope} at most {f} attack cards may be played"))
+    return limits
+
+
+def _tightest_limit(st: State, want: int, defender: int | None = None):
+    """The limit that ``want`` attack cards would break (the smallest one), or None."""
+    broken = [lim for lim in attack_limits(st, defender) if want > lim[0]]
+    if not broken:
+        return None
+    order = {"POD-L3": 0, "POD-L2": 1, "POD-L1": 2}
+    return min(broken, key=lambda lim: (lim[0], order.get(lim[1], 9)))
+
+
+# ---- who may throw in (RUL-16) --------------------------------------------------------------
+def _neighbours_only(st: State) -> bool:
+    g = st.t("throw_in_neighbours_only_if_players_gt", "none")
+    return g != "none" and st.n > g
+
+
+def _eligibility_problem(st: State, p: int) -> tuple[str, str] | None:
+    """RUL-16: may this player throw in at all in this bout (timing aside)?"""
+    if not st.active(p):
+        return "RUL-20", f"player {p} has gone out of this deal"
+    if p == st.defender:
+        return "POD-T1", f"player {p} is the defender and cannot throw in against himself"
+    if st.partners(p, st.defender):
+        return "TEAM-2", f"player {p} is the defender's partner, and partners do not throw in against each other"
+    if _neighbours_only(st):
+        near = {st.next_active(st.defender), st.prev_active(st.defender)}
+        if p not in near:
+            g = st.t("throw_in_neighbours_only_if_players_gt")
+            return "HR-3", (f"with more than {g} players only the defender's neighbours "
+                            f"({' and '.join(str(x) for x in sorted(near))}) may throw in")
+    return None
+
+
+def _legal_throw_cards(st: State, p: int) -> list[int]:
+    """Cards ``p`` may throw in right now, ignoring only whether he has passed."""
+    if st.over or not st.table or not st.throw_in_family:
+        return []
+    if st.take_declared and not st.t("throw_in_after_take"):
+        return []
+    if _eligibility_problem(st, p) is not None:
+        return []
+    if p != st.attacker and _timing_problem(st, p) is not None:
+        return []
+    if _tightest_limit(st, len(st.table) + 1) is not None:
+        return []
+    ranks = st.ranks_on_table()
+    return [c for c in st.hands[p] if c is not None and rank_of(c) in ranks]
+
+
+def _timing_problem(st: State, p: int) -> tuple[str, str] | None:
+    """RUL-16 timing for players other than the current attacker."""
+    timing = st.t("others_throw_in_timing")
+    if timing == "any_time":
+        return None
+    if timing == "after_first_cover":
+        if st.covers_on_table() or st.take_declared:
+            return None
+        return "POD-T1", ("players other than the attacker may throw in only once an attack card "
+                          "has been covered or the defender has said he takes")
+    # after_attacker
+    a = st.attacker
+    if a in st.passed or not _legal_throw_cards(st, a):
+        return None
+    return "POD-T1", (f"players other than the attacker may throw in only after the attacker "
+                      f"(player {a}) has finished adding cards")
+
+
+def may_throw_in_now(st: State, p: int) -> bool:
+    """RUL-17: a player who may legally throw in a card now and has not passed."""
+    return p not in st.passed and bool(_legal_throw_cards(st, p))
+
+
+def _anyone_may_throw(st: State) -> bool:
+    return any(may_throw_in_now(st, p) for p in range(st.n) if p != st.defender)
+
+
+def _throw_in_card_verdict(st: State, p: int, c: int) -> Verdict:
+    _not_over(st)
+    if st.prostoy:
+        rule = "PR5-A7" if st.family == "prostoy_5" else "PR6-D3"
+        raise _Illegal(rule, "in simple durak nothing is added to an attack once it is laid")
+    _require(st.table, "RUL-14", "no bout is open: the attacker must lead with an attack first")
+    _require(not (st.take_declared and not st.t("throw_in_after_take")), "POD-T4",
+             "with throw_in_after_take off nothing may be added once the defender takes")
+    problem = _eligibility_problem(st, p)
+    if problem:
+        raise _Illegal(*problem)
+    _require(p not in st.passed, "RUL-17", f"player {p} has passed since the table last changed")
+    if p != st.attacker:
+        problem = _timing_problem(st, p)
+        if problem:
+            raise _Illegal(*problem)
+    _in_hand(st, p, c)
+    ranks = st.ranks_on_table()
+    _require(rank_of(c) in ranks, "POD-T2",
+             f"{nm(c)} matches no rank on the table (ranks there: "
+             f"{', '.join(RANKS[r] for r in sorted(ranks))})")
+    broken = _tightest_limit(st, len(st.table) + 1)
+    if broken:
+        raise _Illegal(broken[1], f"{nm(c)} would be attack card {len(st.table) + 1}, but {broken[2]}")
+    if st.take_declared:
+        return Verdict(True, "POD-T4", f"player {p} may add {nm(c)} after the defender's 'I take' (vdogonku)")
+    return Verdict(True, "POD-T2", f"player {p} may throw in {nm(c)}: its rank is on the table and the limits allow it")
+
+
+# ---- the individual checkers ----------------------------------------------------------------
+def _check_attack(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    cards = _card_list(a.get("cards"))
+    _active_player(st, p)
+    if st.table:
+        rule = ("PR5-A7" if st.family == "prostoy_5" else "PR6-D3") if st.prostoy else "RUL-14"
+        raise _Illegal(rule, "the bout is already open: the lead has been made" +
+                       ("" if st.prostoy else "; further cards are thrown in with throw_in"))
+    _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
+    for c in cards:
+        _in_hand(st, p, c)
+    if st.prostoy:
+        rule, reason = _prostoy_set(st, cards)
+        return Verdict(True, rule, reason)
+    if st.t("initial_lead") == "single":
+        _require(len(cards) == 1, "POD-A1", "with initial_lead=single the bout is opened with exactly one card")
+    else:
+        _require(len({rank_of(c) for c in cards}) == 1, "POD-A1",
+                 f"a lead of several cards must be of one rank, and {_join(cards)} are not")
+    broken = _tightest_limit(st, len(cards))
+    if broken:
+        raise _Illegal(broken[1], f"a lead of {len(cards)} cards is too many: {broken[2]}")
+    return Verdict(True, "POD-A1", f"player {p} may lead {_join(cards)}")
+
+
+def _pairs(cards) -> int:
+    return sum(k // 2 for k in Counter(rank_of(c) for c in cards).values())
+
+
+def _prostoy_set(st: State, cards: list[int]) -> tuple[str, str]:
+    """RUL-11: is this a legal simple-durak attack set? Returns (rule, reason) when legal."""
+    p5 = st.family == "prostoy_5"
+    k = len(cards)
+    shown = _join(cards)
+    if st.t("prostoy_attack_sets") == "single_or_pair":
+        _require(k == 1 or (k == 2 and rank_of(cards[0]) == rank_of(cards[1])), "RUL-11",
+                 f"with prostoy_attack_sets=single_or_pair the lead is one card or a pair, not {shown}")
+        legal = ("RUL-11", f"{shown} is a single card or a pair")
+    else:
+        two_pair_size = st.t("prostoy_two_pair_lead_size")
+        pairs = _pairs(cards)
+        if k == 1:
+            legal = ("PR5-A2" if p5 else "PR6-A1", f"{shown} is a one-card attack, which any card may be")
+        elif k == 2:
+            raise _Illegal("PR5-A5" if p5 else "PR6-A2", "a 2-card attack is not allowed: a pair is led with a third card")
+        elif k == 3:
+            _require(pairs >= 1, "PR5-A3" if p5 else "PR6-A2",
+                     f"a 3-card attack must contain a pair, and {shown} does not")
+            legal = ("PR5-A3" if p5 else "PR6-A2", f"{shown} is a pair plus a third card")
+        elif k == 4:
+            raise _Illegal("PR5-A5" if p5 else "PR6-A3", "a 4-card attack is not allowed")
+        elif k == two_pair_size:
+            rule = "PR5-A4" if (p5 and k == 5) else "PR6-A3"
+            _require(pairs >= 2, rule, f"a {k}-card attack must contain two separate pairs, and {shown} does not")
+            legal = (rule, f"{shown} contains two separate pairs")
+        elif k in (5, 6):
+            raise _Illegal("PR5-A1" if (p5 and k == 6) else "PR6-A3",
+                           f"two-pair attacks have {two_pair_size} cards under these rules, not {k}")
+        else:
+            raise _Illegal("PR5-A1" if p5 else "PR6-A4", f"an attack of {k} cards is not a legal set")
+    d = st.defender
+    _require(k <= st.hand_size(d), "PR5-A6" if p5 else "PR6-A4",
+             f"the attack has {k} cards but the defender (player {d}) holds only {st.hand_size(d)}")
+    _require(k <= 6, "PR6-A4", "no more than 6 cards may be led")
+    return legal
+
+
+def _check_cover(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    att = _card(a.get("attack"), "attack card")
+    cov = _card(a.get("cover"), "cover card")
+    _require(not st.prostoy, "RUL-12", "in simple durak the defence is one 'defend' action naming all covers")
+    _require(st.table, "RUL-14", "no bout is open, so there is nothing to cover")
+    _require(p == st.defender, "POD-D4", f"only the defender (player {st.defender}) covers attack cards")
+    _require(not st.take_declared, "POD-D5", "the defender has said 'I take', which cannot be taken back")
+    row = next((pair for pair in st.table if pair[0] == att), None)
+    _require(row is not None, "POD-D4", f"{nm(att)} is not an attack card on the table")
+    _require(row[1] is None, "C-5", f"{nm(att)} is already covered by {nm(row[1])}, and a placed card stays")
+    _in_hand(st, p, cov)
+    problem = _cover_problem(st, att, cov, [c for c in st.hands[p] if c != cov])
+    if problem:
+        raise _Illegal(*problem)
+    return Verdict(True, _cover_rule(st, att, cov), f"{nm(cov)} beats {nm(att)}")
+
+
+def _check_defend(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    _require(st.prostoy, "RUL-12", "'defend' is simple durak's one-shot defence; here cover each card or take")
+    _require(st.table, "RUL-14", "no attack is on the table, so there is nothing to defend")
+    _require(p == st.defender, "PR5-S4", f"only the defender (player {st.defender}) defends")
+    covers_raw = a.get("covers") or []
+    _require(isinstance(covers_raw, (list, tuple)), "RUL-1", "the defence's covers must be a list of {attack, cover}")
+    attacks_on_table = st.attack_cards()
+    used_attacks, used_covers, pairs = [], [], []
+    for item in covers_raw:
+        _require(isinstance(item, dict), "RUL-1", f"each cover must be {{attack, cover}}, got {item!r}")
+        att = _card(item.get("attack"), "attack card")
+        cov = _card(item.get("cover"), "cover card")
+        _require(att in attacks_on_table, "PR5-D1", f"{nm(att)} is not an attack card on the table")
+        _require(att not in used_attacks, "C-5", f"{nm(att)} is covered twice")
+        _require(cov not in used_covers, "RUL-1", f"{nm(cov)} is used as a cover twice")
+        _in_hand(st, p, cov)
+        used_attacks.append(att)
+        used_covers.append(cov)
+        pairs.append((att, cov))
+    kept = [c for c in st.hands[p] if c not in used_covers]
+    for att, cov in pairs:
+        # trump_only_if_cannot_follow (RUL-10) in a one-shot defence: a non-trump may be trumped only
+        # if no higher card of its suit stays in the hand after this defence (ours, see report).
+        problem = _cover_problem(st, att, cov, kept)
+        if problem:
+            raise _Illegal(*problem)
+    rest = [c for c in attacks_on_table if c not in used_attacks]
+    if "take" in a and a["take"] is not None:
+        take = [_card(x) for x in a["take"]]
+        _require(sorted(take) == sorted(rest), "PR5-D1" if st.t("partial_defence") else "PR6-D2",
+                 f"the cards taken must be exactly the uncovered attack cards ({_join(rest)}), not {_join(take)}")
+    if not rest:
+        return Verdict(True, "PR5-T1" if st.family == "prostoy_5" else "PR6-D2",
+                       f"player {p} covers every attack card; the bout is beaten off")
+    if st.t("partial_defence"):
+        return Verdict(True, "PR5-D1", f"player {p} covers {len(pairs)} card(s) and takes {_join(rest)}")
+    return Verdict(True, "PR6-D2", f"{_join(rest)} stand(s) uncovered, so player {p} takes all the attack cards")
+
+
+def _check_take(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    _require(not st.prostoy, "RUL-12", "in simple durak taking is part of the one 'defend' action")
+    _require(st.table, "RUL-14", "no bout is open, so there is nothing to take")
+    _require(p == st.defender, "POD-R4", f"only the defender (player {st.defender}) takes the table")
+    _require(not st.take_declared, "POD-D5", "the defender has already said 'I take'")
+    _require(st.uncovered(), "POD-D4", "every attack card is covered, so there is nothing left to give up on")
+    return Verdict(True, "POD-D4", f"player {p} gives up the defence and will pick up every card on the table")
+
+
+def _transfer_common(st: State, p: int, c: int, laid: bool) -> int:
+    """Checks shared by transfer and transfer_by_showing (RUL-19). Returns the new defender."""
+    _require(st.family == "perevodnoy", "PER-1", "transferring exists only in perevodnoy durak")
+    _require(st.table, "RUL-14", "no bout is open, so there is nothing to transfer")
+    _require(p == st.defender, "PER-1", f"only the defender (player {st.defender}) may transfer")
+    _require(not st.take_declared, "POD-D5", "the defender has said 'I take', which cannot be taken back")
+    _require(not st.first_bout or st.t("transfer_in_first_bout"), "PER-2",
+             "no transfer is allowed in the deal's first bout")
+    _require(st.covers_on_table() == 0, "PER-4", "an attack card has already been beaten, so transfer is no longer possible")
+    ranks = {rank_of(x) for x in st.attack_cards()}
+    _require(len(ranks) == 1, "PER-1", "the attack cards are not all of one rank, so they cannot be transferred")
+    r = next(iter(ranks))
+    _in_hand(st, p, c)
+    _require(rank_of(c) == r, "PER-1", f"{nm(c)} is not of the attack rank {RANKS[r]}")
+    new_d = st.defender_for(p)
+    _require(new_d is not None, "RUL-5", "there is nobody to pass the attack to")
+    after = len(st.table) + (1 if laid else 0)
+    _require(st.hand_size(new_d) >= after, "PER-3",
+             f"player {new_d} holds {st.hand_size(new_d)} card(s), fewer than the {after} that would be on the table")
+    if laid:
+        lims = [lim for lim in attack_limits(st, new_d) if lim[1] != "POD-L2"]
+        broken = [lim for lim in lims if after > lim[0]]
+        if broken:
+            lim = min(broken, key=lambda x: x[0])
+            raise _Illegal(lim[1], f"the transfer would make {after} attack cards, but {lim[2]}")
+    return new_d
+
+
+def _check_transfer(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    c = _card(a.get("card"))
+    new_d = _transfer_common(st, p, c, laid=True)
+    again = " again" if st.transfers_this_bout else ""
+    return Verdict(True, "PER-5" if again else "PER-1",
+                   f"player {p} lays {nm(c)} and passes the attack{again} to player {new_d}")
+
+
+def _show_allowance(st: State, p: int, c: int) -> str:
+    """Which rule lets ``p`` show ``c`` now: 'VAR-PK1' (pokaznoy) or 'PER-P1' (proezdnoy); or _Illegal.
+
+    With both toggles on, pokaznoy (any card, each once per bout) is tried first and proezdnoy
+    second (ours: 004 describes the combination only loosely)."""
+    pokaznoy, proezdnoy = st.t("pokaznoy"), st.t("proezdnoy")
+    _require(pokaznoy or proezdnoy, "PER-P1",
+             "transfer by showing needs the proezdnoy or pokaznoy house rule, and neither is on")
+    if pokaznoy and c not in st.shown_cards_bout:
+        return "VAR-PK1"
+    if proezdnoy and st.is_trump(c):
+        if st.t("proezdnoy_limit") == "once_per_bout":
+            _require(p not in st.shown_players_bout, "PER-P2",
+                     f"player {p} has already transferred by showing a trump in this bout; now he must lay it")
+        else:
+            _require(c not in st.shown_trumps_deal, "PER-P2",
+                     f"{nm(c)} has already been shown to transfer in this deal; each trump may be shown once")
+        return "PER-P1"
+    if pokaznoy:
+        raise _Illegal("VAR-PK1", f"{nm(c)} has already been shown in this bout; each card may be shown once per bout")
+    raise _Illegal("PER-P1", f"only a trump may be shown to transfer (proezdnoy), and {nm(c)} is not a trump")
+
+
+def _check_show(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    c = _card(a.get("card"))
+    new_d = _transfer_common(st, p, c, laid=False)
+    rule = _show_allowance(st, p, c)
+    return Verdict(True, rule, f"player {p} shows {nm(c)}, keeps it, and passes the attack to player {new_d}")
+
+
+def _check_exchange(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    rule = {"prostoy_5": "PR5-X1", "prostoy_6": "PR6-X1"}.get(st.family, "HR-4")
+    _require(st.t("trump_six_exchange"), rule, "the trump-six exchange is not allowed under these rules")
+    _active_player(st, p)
+    _require(st.trump_suit is not None and st.trump_card is not None, rule, "there is no face-up trump card")
+    six = SIX * 4 + st.trump_suit
+    _require(st.trump_under_talon(), "RUL-9", "the face-up trump card has already been drawn")
+    if st.t("trump_six_exchange_timing") == "until_talon_exhausted":
+        _require(len(st.talon) >= 2, "RUL-9",
+                 "no face-down card is left above the trump card, so the talon counts as exhausted")
+    _require(st.trump_card != six, rule, "the face-up trump card is itself the six")
+    _require(six in st.hands[p], rule, f"player {p} does not hold the trump six {nm(six)}")
+    return Verdict(True, rule, f"player {p} may swap {nm(six)} for the face-up {nm(st.trump_card)}")
+
+
+def _check_pass(st: State, a: dict) -> Verdict:
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    if st.prostoy:
+        rule = "PR5-A7" if st.family == "prostoy_5" else "PR6-D3"
+        raise _Illegal(rule, "in simple durak nobody adds cards, so there is nothing to pass")
+    _require(st.table, "RUL-14", "no bout is open: the attacker must lead")
+    _require(p != st.defender, "POD-D4", "the defender does not pass: he covers or takes")
+    problem = _eligibility_problem(st, p)
+    if problem:
+        raise _Illegal(*problem)
+    _require(p not in st.passed, "RUL-17", f"player {p} has already passed since the table last changed")
+    timing = _timing_problem(st, p) if p != st.attacker else None
+    _require(timing is None, "RUL-17",
+             f"player {p} may not throw in yet, so there is nothing for him to pass ({timing and timing[1]})")
+    _require(_legal_throw_cards(st, p), "RUL-17",
+             f"player {p} has no card he may throw in now, so there is nothing for him to pass "
+             f"(a pass is recorded only for a player who had a legal throw-in)")
+    return Verdict(True, "POD-T3", f"player {p} declines to throw in; throwing in is a right, not a duty")
+
+
+def _check_throw_in(st: State, a: dict) -> Verdict:
+    p = _seat(st, a.get("player"))
+    raw = a.get("cards", [a["card"]] if "card" in a else None)
+    cards = _card_list(raw)
+    if len(cards) == 1:
+        return _throw_in_card_verdict(st, p, cards[0])
+    # The limits are judged on the whole batch first: otherwise a bout that ends automatically once
+    # the limit is reached would hide the limit behind "no bout is open" for the next card.
+    if st.table and st.throw_in_family:
+        for i, c in enumerate(cards):
+            broken = _tightest_limit(st, len(st.table) + i + 1)
+            if broken:
+                raise _Illegal(broken[1], f"card {nm(c)} would be attack card {len(st.table) + i + 1}, "
+                                          f"but {broken[2]}")
+    work = st.clone()  # apply one card at a time (the limits and the bout end move with each card)
+    v = None
+    for c in cards:
+        try:
+            v = _throw_in_card_verdict(work, p, c)
+        except _Illegal as e:
+            raise _Illegal(e.rule, f"card {nm(c)}: {e.reason}") from None
+        _do_throw_card(work, p, c, [])
+    return v
+
+
+_CHECKERS = {
+    "attack": _check_attack, "cover": _check_cover, "defend": _check_defend, "throw_in": _check_throw_in,
+    "take": _check_take, "transfer": _check_transfer, "transfer_by_showing": _check_show,
+    "exchange_trump_six": _check_exchange, "pass": _check_pass,
+}
+
+
+def check(state: State, action: dict) -> Verdict:
+    """Rule on one action (or a ``{"sequence": [...]}``) without changing ``state``.
+
+    A sequence gets the verdict of its first illegal step (the reason says which step) or,
+    when every step is legal, of its last step."""
+    if isinstance(action, dict) and "sequence" in action:
+        steps = action["sequence"]
+        if not isinstance(steps, (list, tuple)) or not steps:
+            return Verdict(False, "RUL-1", "a sequence must be a non-empty list of actions")
+        work = state.clone()
+        v = None
+        for i, step in enumerate(steps):
+            v = check(work, step)
+            if not v.legal:
+                return Verdict(False, v.rule, f"step {i} ({_describe(step)}): {v.reason}")
+            _do(work, step)
+        return v
+    if not isinstance(action, dict):
+        return Verdict(False, "RUL-1", f"an action must be an object with a 'type', got {action!r}")
+    kind = action.get("type")
+    checker = _CHECKERS.get(kind)
+    if checker is None:
+        return Verdict(False, "RUL-1", f"unknown action type {kind!r}; known types: {', '.join(ACTION_TYPES)}")
+    try:
+        return checker(state, action)
+    except _Illegal as e:
+        return Verdict(False, e.rule, e.reason)
+
+
+def _describe(action) -> str:
+    try:
+        return json.dumps(action, ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return repr(action)
+
+
+# ============================================================================================
+# Applying
+# ============================================================================================
+def apply(state: State, action: dict) -> list[dict]:
+    """Check ``action`` and play it with every automatic consequence. Returns the events.
+    Raises RefereeError (with the rule and reason) if it is illegal; ``state`` is then unchanged."""
+    v = check(state, action)
+    if not v.legal:
+        raise RefereeError(f"illegal {_describe(action)}: {v.rule}: {v.reason}")
+    return _do(state, action)
+
+
+def _do(st: State, a: dict) -> list[dict]:
+    """Play an action already ruled legal."""
+    events: list[dict] = []
+    if "sequence" in a:
+        for step in a["sequence"]:
+            events.extend(_do(st, step))
+        return events
+    kind = a["type"]
+    p = int(a["player"])
+    if kind == "attack":
+        cards = [_card(x) for x in a["cards"]]
+        for c in cards:
+            st.hands[p].remove(c)
+            st.table.append([c, None])
+        st.passed.clear()
+        events.append({"event": "attack", "player": p, "cards": _names(cards)})
+        if st.prostoy and st.t("prostoy_attacker_draw_timing") == "immediately":
+            _draw(st, p, events)  # PR5-R1 / RUL-13: the attacker refills right after laying the attack
+    elif kind == "cover":
+        att, cov = _card(a["attack"]), _card(a["cover"])
+        st.hands[p].remove(cov)
+        next(pair for pair in st.table if pair[0] == att)[1] = cov
+        st.passed.clear()
+        events.append({"event": "cover", "player": p, "attack": nm(att), "cover": nm(cov)})
+        _maybe_end_bout(st, events)
+    elif kind == "defend":
+        _do_defend(st, p, a, events)
+    elif kind == "take":
+        st.take_declared = True
+        # The defender's answer restarts the round of throwers (RUL-17: the core asks the attacker
+        # again after the defender's answer), so passes made before it no longer count.
+        st.passed.clear()
+        events.append({"event": "take_declared", "player": p})
+        _maybe_end_bout(st, events)
+    elif kind == "throw_in":
+        raw = a.get("cards", [a.get("card")])
+        for c in [_card(x) for x in raw]:
+            _do_throw_card(st, p, c, events)
+    elif kind in ("transfer", "transfer_by_showing"):
+        c = _card(a["card"])
+        new_d = st.defender_for(p)
+        if kind == "transfer":
+            st.hands[p].remove(c)
+            st.table.append([c, None])
+        else:
+            how = _show_allowance(st, p, c)
+            st.shown_cards_bout.add(c)
+            if how == "PER-P1":
+                st.shown_players_bout.add(p)
+                st.shown_trumps_deal.add(c)
+        st.attacker, st.defender = p, new_d
+        st.transfers_this_bout += 1
+        st.passed.clear()
+        events.append({"event": kind, "player": p, "card": nm(c), "new_attacker": p, "new_defender": new_d})
+    elif kind == "exchange_trump_six":
+        six = SIX * 4 + st.trump_suit
+        old = st.trump_card
+        i = st.hands[p].index(six)
+        st.hands[p][i] = old
+        st.talon[-1] = six
+        st.trump_card = six
+        events.append({"event": "exchange_trump_six", "player": p, "gave": nm(six), "got": nm(old)})
+    elif kind == "pass":
+        st.passed.add(p)
+        events.append({"event": "pass", "player": p})
+        _maybe_end_bout(st, events)
+    else:  # pragma: no cover - check() refuses unknown types
+        raise RefereeError(f"unknown action type {kind!r}")
+    return events
+
+
+def _do_throw_card(st: State, p: int, c: int, events: list) -> None:
+    st.hands[p].remove(c)
+    st.table.append([c, None])
+    st.passed.clear()
+    events.append({"event": "throw_in", "player": p, "card": nm(c)})
+    _maybe_end_bout(st, events)
+
+
+def _do_defend(st: State, p: int, a: dict, events: list) -> None:
+    """RUL-12: simple durak's one-shot defence, then the bout ends."""
+    for item in a.get("covers") or []:
+        att, cov = _card(item["attack"]), _card(item["cover"])
+        st.hands[p].remove(cov)
+        next(pair for pair in st.table if pair[0] == att)[1] = cov
+    events.append({"event": "defend", "player": p,
+                   "covers": [{"attack": nm(x), "cover": nm(y)} for x, y in st.table if y is not None],
+                   "take": [nm(x) for x, y in st.table if y is None]})
+    took_any = bool(st.uncovered())
+    if not took_any:
+        _end_bout(st, taken=False, events=events)
+    elif st.t("partial_defence"):
+        # PR5-D3: covered pairs go to the discard, the defender takes only the uncovered cards
+        beaten = [c for pair in st.table if pair[1] is not None for c in pair]
+        taken = st.uncovered()
+        st.discard.extend(beaten)
+        st.hands[p].extend(taken)
+        if beaten:
+            st.discard_happened = True
+            events.append({"event": "discard", "cards": _names(beaten)})
+        events.append({"event": "pick_up", "player": p, "cards": _names(taken)})
+        st.table = []
+        _after_bout(st, defender_took=True, how="partial", events=events)
+    else:
+        _end_bout(st, taken=True, events=events)  # PR6-D2 / RUL-12: covers come back too
+
+
+def _maybe_end_bout(st: State, events: list) -> None:
+    """RUL-17: end the bout as soon as nobody who may still throw in has not passed."""
+    if not st.table or st.over:
+        return
+    if st.take_declared:
+        if not st.t("throw_in_after_take") or not _anyone_may_throw(st):
+            _end_bout(st, taken=True, events=events)
+    elif not st.uncovered() and not _anyone_may_throw(st):
+        _end_bout(st, taken=False, events=events)
+
+
+def _end_bout(st: State, taken: bool, events: list) -> None:
+    d = st.defender
+    cards = [c for pair in st.table for c in pair if c is not None]
+    if taken:  # POD-R4: the defender picks up everything, covered and uncovered
+        st.hands[d].extend(cards)
+        events.append({"event": "pick_up", "player": d, "cards": _names(cards)})
+    else:      # POD-R1: "бито", the table goes to the closed discard
+        st.discard.extend(cards)
+        st.discard_happened = True
+        events.append({"event": "discard", "cards": _names(cards)})
+    st.table = []
+    _after_bout(st, defender_took=taken, how="taken" if taken else "beaten", events=events)
+
+
+def _draw(st: State, p: int, events: list) -> None:
+    """Refill one player to the hand size from the top of the talon (extras are kept)."""
+    need = st.toggles["hand_size"] - len(st.hands[p])
+    if need <= 0 or not st.talon:
+        return
+    got = st.talon[:need]
+    del st.talon[:need]
+    st.hands[p].extend(got)
+    st.unknown_draws[p] += sum(1 for c in got if c is None)
+    ev = {"event": "draw", "player": p, "cards": _names(got), "count": len(got)}
+    if not st.talon and st.trump_card_location == "talon_bottom":
+        st.trump_card_location = "already_drawn"  # C-3 / POD-R3: the face-up trump came last
+        ev["took_trump_card"] = nm(st.trump_card)
+    events.append(ev)
+
+
+def _refill_order(st: State) -> list[int]:
+    """RUL-13 (simple: attacker, defender) and RUL-18 (opener, others clockwise, defender last)."""
+    d = st.defender
+    opener = st.bout_opener if st.bout_opener is not None else st.attacker
+    if st.prostoy:
+        return [opener, d]
+    order = []
+    for k in range(st.n):
+        s = (opener + k) % st.n
+        if s != d and st.active(s):
+            order.append(s)
+    return order + [d]
+
+
+def _after_bout(st: State, defender_took: bool, how: str, events: list) -> None:
+    """Everything that follows the end of a bout: refill, going out, result, next roles."""
+    d, bout = st.defender, st.bout
+    events.append({"event": "bout_end", "bout": bout if st.bout_known else None, "how": how,
+                   "attacker": st.attacker, "defender": d})
+    for s in _refill_order(st):
+        _draw(st, s, events)
+    # RUL-20: players go out after the refill: talon empty and hand empty
+    if not st.talon:
+        for s in range(st.n):
+            if st.active(s) and not st.hands[s]:
+                st.is_out[s] = True
+                st.out_order.append(s)
+                st.out_bout[s] = bout
+                events.append({"event": "out", "player": s, "bout": bout if st.bout_known else None})
+    # reset the bout bookkeeping
+    st.take_declared = False
+    st.passed.clear()
+    st.shown_players_bout.clear()
+    st.shown_cards_bout.clear()
+    st.transfers_this_bout = 0
+    st.first_bout = False
+    if _deal_over(st, events):
+        st.attacker = st.defender = st.bout_opener = None
+        return
+    # RUL-6: who attacks next
+    if defender_took:
+        nxt = st.next_active(d)
+    elif st.active(d):
+        nxt = d
+    else:
+        nxt = None
+        if st.teams is not None:  # TEAM-4: the next active player of his own team clockwise
+            for k in range(1, st.n):
+                s = (d + k) % st.n
+                if st.active(s) and st.team[s] == st.team[d]:
+                    nxt = s
+                    break
+        if nxt is None:           # (with 3 teams, if his whole team is out: the next active player)
+            nxt = st.next_active(d)
+    st.attacker = nxt
+    st.defender = st.defender_for(nxt)
+    st.bout_opener = nxt
+    st.bout += 1
+    events.append({"event": "roles", "attacker": st.attacker, "defender": st.defender})
+
+
+def _deal_over(st: State, events: list) -> bool:
+    """RUL-20 / RUL-21 / TEAM-3 / HR-2: decide the deal if it is over; True if so."""
+    bout = st.bout
+    active = st.active_seats()
+    teams_in = {st.team[s] for s in active}
+    losing_team = None                      # stays None for a draw: nobody (no team) left with cards
+    if len(teams_in) == 1:                  # one player (TEAM-3: one team) left with cards: the fool
+        losing_team = next(iter(teams_in))
+    elif len(teams_in) >= 2:
+        if not (st.t("pogony_instant_win") and len(active) == 2):
+            return False
+        sixes = [s for s in active if len(st.hands[s]) == 2
+                 and all(c is not None and rank_of(c) == SIX for c in st.hands[s])]
+        # HR-2 speaks of "one of them"; if both hold two sixes no single winner exists and play goes on (ours)
+        if len(sixes) != 1:
+            return False
+        winner = sixes[0]
+        loser = next(s for s in active if s != winner)
+        losing_team = st.team[loser]
+        st.out_bout[winner] = bout
+        events.append({"event": "pogony", "player": winner, "cards": _names(st.hands[winner])})
+    st.result = _result(st, losing_team, bout)
+    events.append({"event": "deal_over", "result": dict(st.result)})
+    return True
+
+
+def _result(st: State, losing_team: int | None, final_bout: int) -> dict:
+    """RUL-21: outcome and place per seat; TEAM-3 in team games."""
+    n = st.n
+    draw = losing_team is None
+    final_out_teams = {st.team[s] for s, b in st.out_bout.items() if b == final_bout}
+    outcome, places = [], []
+    for s in range(n):
+        if not draw and st.team[s] == losing_team:
+            outcome.append("fool")
+            places.append(n)
+            continue
+        outcome.append("drew" if draw and st.team[s] in final_out_teams else "escaped")
+        mine = st.out_bout.get(s, final_bout)
+        places.append(1 + sum(1 for o, b in st.out_bout.items() if b < mine))
+    fool = None
+    if not draw and st.teams is None:
+        fool = losing_team  # without teams, the team id is the seat
+    res = {"fool": fool, "losing_team": losing_team if (not draw and st.teams is not None) else None,
+           "outcome": outcome, "places": places, "bouts": final_bout if st.bout_known else None}
+    res["next_dealer"] = _next_dealer(st, losing_team)
+    return res
+
+
+def _next_dealer(st: State, losing_team: int | None) -> int | None:
+    """RUL-8: the fool deals next; after a draw the same dealer; in a team game the first member of
+    the losing team clockwise from the previous dealer (the previous dealer himself first: ours,
+    following PR6-S2 'keeps dealing until he is no longer the fool')."""
+    if losing_team is None or st.dealer is None:
+        return st.dealer
+    if st.teams is None:
+        return losing_team
+    for k in range(st.n):
+        s = (st.dealer + k) % st.n
+        if st.team[s] == losing_team:
+            return s
+    return None  # pragma: no cover
+
+
+# ============================================================================================
+# Replay
+# ============================================================================================
+def replay(trace: dict) -> dict:
+    """Replay a core trace (format at the end of RULINGS.md) and return the referee's result.
+
+    Every action must be legal; the card invariant must hold after every action; the deal must be
+    over at the end and its result must equal ``trace["result"]`` (fool, losing_team, outcome,
+    places, bouts). Any failure raises ReplayError naming the action index, the action and why."""
+    family = trace["family"]
+    toggles = {k: v for k, v in (trace.get("toggles") or {}).items()
+               if k not in TOGGLE_BY_NAME or family in TOGGLE_BY_NAME[k].families}
+    rules = resolve(family, trace["num_players"], toggles)
+    st = new_deal(rules, trace["deck"], int(trace["dealer"]))
+    actions = trace.get("actions") or []
+    for i, a in enumerate(actions):
+        v = check(st, a)
+        if not v.legal:
+            raise ReplayError(f"action {i} {_describe(a)} is illegal ({v.rule}): {v.reason}")
+        _do(st, a)
+        problem = st.card_invariant_problem(require_known=True)
+        if problem:
+            raise ReplayError(f"after action {i} {_describe(a)} the card invariant fails: {problem}")
+    if st.result is None:
+        raise ReplayError(f"after all {len(actions)} actions the deal is not over (bout {st.bout}, "
+                          f"attacker {st.attacker}, defender {st.defender}, table "
+                          f"{[[nm(x), nm(y) if y is not None else None] for x, y in st.table]})")
+    mine = {k: st.result[k] for k in RESULT_KEYS}
+    theirs = trace.get("result")
+    if theirs is not None:
+        diffs = [f"{k}: trace says {theirs.get(k)!r}, referee says {mine[k]!r}"
+                 for k in RESULT_KEYS if theirs.get(k) != mine[k]]
+        if diffs:
+            raise ReplayError(f"the result differs after action {len(actions) - 1}: " + "; ".join(diffs))
+    return mine
+
+
+# ``judge`` and ``format_judgement`` live in sim/judge.py (summaries and text); callable from here too.
+def judge(doc: dict) -> dict:
+    """See sim.judge.judge."""
+    from sim.judge import judge as _judge
+    return _judge(doc)
+
+
+def format_judgement(result: dict) -> str:
+    """See sim.judge.format_judgement."""
+    from sim.judge import format_judgement as _format
+    return _format(result)
