@@ -18,7 +18,7 @@ from sim.lib import (
     O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N,
     O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON,
     O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, RANK_MASKS, SHOW, bit, cover_options, lowest,
-    popcount, rng_below, same_rank_cards, seed_stream, valid_prostoy_set,
+    popcount, rng_below, rng_next, same_rank_cards, seed_stream, valid_prostoy_set,
 )
 from sim.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
@@ -72,9 +72,16 @@ MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded
 # ---- trace codes: (code, player, a, b) per action --------------------------------------------
 T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
 TRACE_CAP = 60000
+# workspace layout: obs first, then the private arrays
+WS_HANDS = O_RULES + R_SIZE
+WS_TALON = WS_HANDS + 6
+WS_TPOS = WS_TALON + 36
+WS_DECK = WS_TPOS + 2
+WS_PASSES = WS_DECK + 36
+WS_SIZE = WS_PASSES + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _emit(trace, tn, code, player, a, b):
     i = tn[0]
     if i < trace.shape[0]:
@@ -85,13 +92,13 @@ def _emit(trace, tn, code, player, a, b):
     tn[0] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _set_hand(hands, obs, s, m):
     hands[s] = m
     obs[O_HAND_SIZE + s] = popcount(m)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw(hands, obs, talon, tpos, s, hand_size):
     """Refill seat s to hand_size from the top of the talon; the trump card comes last."""
     h = hands[s]
@@ -109,7 +116,7 @@ def _draw(hands, obs, talon, tpos, s, hand_size):
     obs[O_TALON] = tpos[1] - tpos[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_active(out, s, n):
     for i in range(1, n + 1):
         t = (s + i) % n
@@ -118,7 +125,7 @@ def _next_active(out, s, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next_opponent(out, obs, s, n):
     """RUL-5: the next active player clockwise of another team (anyone else without teams)."""
     ts = obs[O_TEAM + s]
@@ -129,7 +136,7 @@ def _next_opponent(out, obs, s, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _prev_active(out, s, n):
     for i in range(1, n + 1):
         t = (s - i + n) % n
@@ -138,7 +145,7 @@ def _prev_active(out, s, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _fail(rec, seat, kind, value):
     rec[F_ERROR] = ERR_ILLEGAL
     rec[F_ERR_SEAT] = seat
@@ -146,14 +153,14 @@ def _fail(rec, seat, kind, value):
     rec[F_ERR_VALUE] = value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _ask(sids, params, srng, obs, hands, seat, kind, legal):
     obs[O_SEAT] = seat
     obs[O_HAND] = hands[seat]
     return decide(sids[seat], kind, obs, legal, params[seat], srng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _table_add(obs, n_att, card):
     obs[O_TABLE_ATT + n_att] = card
     obs[O_TABLE_COV + n_att] = -1
@@ -161,7 +168,7 @@ def _table_add(obs, n_att, card):
     obs[O_NTABLE] = n_att + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _offer_exchange(rv, obs, hands, talon, tpos, n, sids, params, srng, rec, trace, tn, tracing):
     """RUL-9: the trump-six holder may swap it for the face-up trump card. Returns False on an illegal answer."""
     if not rv[R_EXCHANGE]:
@@ -192,13 +199,13 @@ def _offer_exchange(rv, obs, hands, talon, tpos, n, sids, params, srng, rec, tra
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_out_card(hands, obs, s, c):
     _set_hand(hands, obs, s, hands[s] & ~(np.int64(1) << c))
     obs[O_KNOWN + s] &= ~(np.int64(1) << c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _throw_round(rv, obs, hands, n, out, att, dfn, limit, taking, n_cov, passes, sids, params, srng, rec,
                  trace, tn, tracing, skip_attacker):
     """RUL-16/17: ask throwers in order (attacker, then clockwise). Returns the thrower, -1 if all passed, -2 on error."""
@@ -253,8 +260,8 @@ def _throw_round(rv, obs, hands, n, out, att, dfn, limit, taking, n_cov, passes,
     return -1
 
 
-@njit(cache=True)
-def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att, rec, trace, tn, tracing):
+@njit(cache=True, _nrt=False)
+def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att, rec, trace, tn, tracing, passes):
     """Play one deal from a dealt position until a fool or a draw. Fills rec; returns nothing."""
     n = rv[R_NPLAYERS]
     mode = rv[R_MODE]
@@ -281,7 +288,6 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
         rec[F_TAKEN + s] = 0
     for s in range(n):
         rec[F_OUTCOME + s] = OUT_ESCAPED
-    passes = np.zeros(1, dtype=np.int64)
     while True:
         if bout >= MAX_BOUTS:
             rec[F_UNFINISHED] = 1
@@ -585,18 +591,28 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
         dfn = _next_opponent(out, obs, att, n)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal_cards(rv, drng, obs, hands, talon, tpos, dealer, deck):
     """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
     n = rv[R_NPLAYERS]
     h = rv[R_HAND]
     for i in range(36):
         deck[i] = i
-    for i in range(35, 0, -1):
-        j = rng_below(drng, i + 1)
+    # Fisher-Yates; each 64-bit draw gives two 32-bit multiply-shift indices
+    i = 35
+    while i > 0:
+        r = rng_next(drng)
+        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         tmp = deck[i]
         deck[i] = deck[j]
         deck[j] = tmp
+        i -= 1
+        if i > 0:
+            j = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
+            tmp = deck[i]
+            deck[i] = deck[j]
+            deck[j] = tmp
+            i -= 1
     for s in range(n):
         hands[s] = 0
     for s in range(n, 6):
@@ -629,7 +645,7 @@ def deal_cards(rv, drng, obs, hands, talon, tpos, dealer, deck):
     obs[O_TALON] = tpos[1] - tpos[0]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_attacker(rv, obs, hands, dealer, first_deal, prev_fool):
     """RUL-7."""
     n = rv[R_NPLAYERS]
@@ -667,22 +683,25 @@ def _first_attacker(rv, obs, hands, dealer, first_deal, prev_fool):
     return (dealer + 1) % n
 
 
-@njit(cache=True)
-def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, trace, tn, tracing):
-    """Play deals row0.. of one series: the same seats, the dealer and first attacker passed on (RUL-7/8)."""
+@njit(cache=True, _nrt=False)
+def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, trace, tn, tracing, ws, rngs):
+    """Play deals row0.. of one series: the same seats, the dealer and first attacker passed on (RUL-7/8).
+    ws is a preallocated int64 workspace (see _workspace), rngs a uint64[2] pair of generators."""
     n = rv[R_NPLAYERS]
-    obs = np.zeros(O_RULES + R_SIZE, dtype=np.int64)
+    obs = ws[0:O_RULES + R_SIZE]
+    obs[:] = 0
     for i in range(R_SIZE):
         obs[O_RULES + i] = rv[i]
     obs[O_N] = n
     for s in range(6):
         obs[O_TEAM + s] = rv[R_TEAM0 + s] if s < n else -1
-    hands = np.zeros(6, dtype=np.int64)
-    talon = np.zeros(36, dtype=np.int64)
-    tpos = np.zeros(2, dtype=np.int64)
-    deck = np.zeros(36, dtype=np.int64)
-    drng = np.zeros(1, dtype=np.uint64)
-    srng = np.zeros(1, dtype=np.uint64)
+    hands = ws[WS_HANDS:WS_HANDS + 6]
+    talon = ws[WS_TALON:WS_TALON + 36]
+    tpos = ws[WS_TPOS:WS_TPOS + 2]
+    deck = ws[WS_DECK:WS_DECK + 36]
+    passes = ws[WS_PASSES:WS_PASSES + 1]
+    drng = rngs[0:1]
+    srng = rngs[1:2]
     seed_stream(drng, seed, series, 0)
     seed_stream(srng, seed, series, 1)
     dealer = rng_below(drng, n)
@@ -704,12 +723,12 @@ def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, t
         fa = _first_attacker(rv, obs, hands, dealer, d == 0, prev_fool)
         if tracing:
             _emit(trace, tn, T_DEAL, dealer, fa, d)
-        play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, fa, rec, trace, tn, tracing)
+        play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, fa, rec, trace, tn, tracing, passes)
         if rec[F_ERROR]:
             return
         # RUL-8: the fool deals next; after a draw the same dealer; in teams the first loser from the dealer
         lt = rec[F_LOSING_TEAM]
-        prev_fool = rec[F_FOOL]
+        prev_fool = rec[F_FOOL] if rv[R_N_TEAMS] == n else -1  # no single fool in a team game
         if lt >= 0:
             if rec[F_FOOL] >= 0 and rv[R_N_TEAMS] == n:
                 dealer = rec[F_FOOL]
@@ -728,10 +747,15 @@ def play_batch(rv, sids, params, seed, series0, n_series, n_deals, recs):
     deck_out = np.zeros((1, 36), dtype=np.int64)
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    rngs = np.zeros(2, dtype=np.uint64)
     for k in range(n_series):
-        play_series(rv, sids, params, seed, series0 + k, n_deals, recs, k * n_deals, deck_out, trace, tn, False)
+        play_series(rv, sids, params, seed, series0 + k, n_deals, recs, k * n_deals, deck_out, trace, tn, False,
+                    ws, rngs)
 
 
 @njit(nogil=True, cache=True)
 def play_traced(rv, sids, params, seed, series, n_deals, recs, deck_out, trace, tn):
-    play_series(rv, sids, params, seed, series, n_deals, recs, 0, deck_out, trace, tn, True)
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    rngs = np.zeros(2, dtype=np.uint64)
+    play_series(rv, sids, params, seed, series, n_deals, recs, 0, deck_out, trace, tn, True, ws, rngs)

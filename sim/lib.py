@@ -39,7 +39,7 @@ O_RULES = 64  # the rules vector (R_* indices of sim.rules)
 O_SIZE = O_RULES + R_SIZE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -47,13 +47,13 @@ def popcount(x):
     return ((x * 0x0101010101010101) >> 56) & 0xFF
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lowest(x):
     """Index of the lowest card in a non-empty mask: lowest rank, suit order C<D<H<S."""
     return DB_TABLE[(((x & -x) * DEBRUIJN) >> 58) & 63]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def highest(x):
     c = -1
     while x:
@@ -62,29 +62,29 @@ def highest(x):
     return c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rank_of(c):
     return c >> 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def suit_of(c):
     return c & 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bit(c):
     return np.int64(1) << c
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def same_rank_cards(mask):
     """All 36-card bits of every rank present in mask (the ranks on a table)."""
     r = (mask | (mask >> 1) | (mask >> 2) | (mask >> 3)) & NIBBLE_LOW
     return r * 15
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def pair_count(mask):
     """Number of disjoint pairs in mask (sum over ranks of count // 2)."""
     p = 0
@@ -97,7 +97,7 @@ def pair_count(mask):
     return p
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beats(attack, cover, trump, six_beats_ace):
     """C-2 plus the trump-six-beats-trump-ace house rule (RUL-10)."""
     sa = attack & 3
@@ -109,7 +109,7 @@ def beats(attack, cover, trump, six_beats_ace):
     return sc == trump and trump >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def beaters(attack, trump, six_beats_ace):
     """Mask of every card that beats `attack`."""
     s = attack & 3
@@ -122,7 +122,7 @@ def beaters(attack, trump, six_beats_ace):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cover_options(attack, hand, trump, six_beats_ace, trump_only_if_cannot_follow):
     """Cards of `hand` that may cover `attack` (RUL-10)."""
     m = beaters(attack, trump, six_beats_ace) & hand
@@ -133,7 +133,7 @@ def cover_options(attack, hand, trump, six_beats_ace, trump_only_if_cannot_follo
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def valid_prostoy_set(mask, single_or_pair, two_pair_size, max_cards):
     """RUL-11: is `mask` a legal simple-durak attack set of at most max_cards cards?"""
     k = popcount(mask)
@@ -151,33 +151,33 @@ def valid_prostoy_set(mask, single_or_pair, two_pair_size, max_cards):
 
 
 # ---- counter-based random numbers: one stream per (seed, game, purpose) -------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def mix64(z):
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seed_stream(state, seed, game, stream):
     """Key a generator by (master seed, game index, stream) alone: independent of threads and chunks."""
     g = np.uint64(game) * np.uint64(4) + np.uint64(stream)
     state[0] = mix64(np.uint64(seed) ^ mix64(g + np.uint64(0x9E3779B97F4A7C15)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rng_next(state):
     state[0] += np.uint64(0x9E3779B97F4A7C15)
     return mix64(state[0])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rng_below(state, n):
-    """Uniform integer in [0, n)."""
-    return np.int64((rng_next(state) >> np.uint64(11)) % np.uint64(n))
+    """Uniform integer in [0, n) for n < 2**31: multiply-shift of 32 random bits, no division."""
+    return np.int64(((rng_next(state) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_card(state, mask):
     """A uniformly chosen card of a mask (-1 for an empty mask)."""
     if mask == 0:

@@ -1310,8 +1310,12 @@ def _result(st: State, losing_team: int | None, final_bout: int) -> dict:
     outcome, places = [], []
     for s in range(n):
         if not draw and st.team[s] == losing_team:
+            # the whole team lost (TEAM-3); a member who went out earlier keeps his own place
             outcome.append("fool")
-            places.append(n)
+            if s in st.out_bout:
+                places.append(1 + sum(1 for o, b in st.out_bout.items() if b < st.out_bout[s]))
+            else:
+                places.append(n)
             continue
         outcome.append("drew" if draw and st.team[s] in final_out_teams else "escaped")
         mine = st.out_bout.get(s, final_bout)
@@ -1353,7 +1357,9 @@ def replay(trace: dict) -> dict:
     toggles = {k: v for k, v in (trace.get("toggles") or {}).items()
                if k not in TOGGLE_BY_NAME or family in TOGGLE_BY_NAME[k].families}
     rules = resolve(family, trace["num_players"], toggles)
-    st = new_deal(rules, trace["deck"], int(trace["dealer"]))
+    later = int(trace.get("deal", 0)) > 0
+    st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
+                  previous_fool=trace.get("previous_fool") if later else None)
     actions = trace.get("actions") or []
     for i, a in enumerate(actions):
         v = check(st, a)
@@ -1368,6 +1374,7 @@ def replay(trace: dict) -> dict:
                           f"attacker {st.attacker}, defender {st.defender}, table "
                           f"{[[nm(x), nm(y) if y is not None else None] for x, y in st.table]})")
     mine = {k: st.result[k] for k in RESULT_KEYS}
+    mine["next_dealer"] = st.result.get("next_dealer")
     theirs = trace.get("result")
     if theirs is not None:
         diffs = [f"{k}: trace says {theirs.get(k)!r}, referee says {mine[k]!r}"

@@ -8,7 +8,7 @@ import numpy as np
 
 from sim import engine as E
 from sim.cards import card_name, cards_of
-from sim.rules import Rules, format_value
+from sim.rules import Rules
 from sim.records import OUTCOMES
 
 
@@ -53,7 +53,7 @@ def result_of(rec: np.ndarray, rules: Rules) -> dict:
     n = rules.num_players
     teams = rules.teams
     return {
-        "fool": None if rec["fool"] < 0 else int(rec["fool"]),
+        "fool": None if rec["fool"] < 0 or teams is not None else int(rec["fool"]),
         "losing_team": (None if teams is None or rec["losing_team"] < 0 else int(rec["losing_team"])),
         "outcome": [OUTCOMES[o] for o in rec["outcome"][:n]],
         "places": [int(x) for x in rec["place"][:n]],
@@ -62,14 +62,16 @@ def result_of(rec: np.ndarray, rules: Rules) -> dict:
 
 
 def make_traces(rules: Rules, recs: np.ndarray, decks: np.ndarray, rows: np.ndarray, seed: int) -> list[dict]:
-    toggles = {k: format_value(v) if isinstance(v, bool) else v for k, v in rules.toggles.items()}
     out = []
+    prev_fool = None
     for d, acts in enumerate(decode_actions(rows)):
         rec = recs[d]
         out.append({
             "family": rules.family, "num_players": rules.num_players, "toggles": dict(rules.toggles),
-            "toggles_text": toggles, "seed": int(seed), "game_index": int(rec["game"]),
+"seed": int(seed), "game_index": int(rec["game"]),
+            "deal": d, "previous_fool": prev_fool,
             "dealer": int(rec["dealer"]), "first_attacker": int(rec["first_attacker"]),
             "deck": [card_name(int(c)) for c in decks[d]], "actions": acts, "result": result_of(rec, rules),
         })
+        prev_fool = out[-1]["result"]["fool"]
     return out

@@ -17,14 +17,14 @@ FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
     plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
     return bit(lowest(plain if plain else hand))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
@@ -35,7 +35,7 @@ def cover(obs, legal, params, rng):
     return lowest(legal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
     plain = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
     if plain:
@@ -45,11 +45,11 @@ def throw_in(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return np.int64(1)

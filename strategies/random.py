@@ -20,7 +20,7 @@ FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {}
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_pair(rng, hand):
     """Two random cards of one rank, uniformly over all such pairs in hand."""
     total = 0
@@ -42,7 +42,7 @@ def _random_pair(rng, hand):
     return np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _prostoy_attack(obs, hand, rng):
     cap = obs[O_LIMIT]
     rules = O_RULES
@@ -51,22 +51,23 @@ def _prostoy_attack(obs, hand, rng):
     pairs = 0
     for r in range(9):
         pairs += popcount(hand & RANK_MASKS[r]) // 2
-    sizes = np.zeros(3, dtype=np.int64)
-    ns = 0
-    sizes[ns] = 1
-    ns += 1
+    # the legal set sizes: 1, then 2 (single_or_pair) or 3 and the two-pair size
+    ns = 1
+    s2 = 0
+    s3 = 0
     if obs[rules + R_SETS_SINGLE_OR_PAIR]:
         if pairs >= 1 and cap >= 2:
-            sizes[ns] = 2
+            s2 = 2
             ns += 1
     else:
         if pairs >= 1 and cap >= 3 and n >= 3:
-            sizes[ns] = 3
+            s2 = 3
             ns += 1
         if pairs >= 2 and cap >= two and n >= two:
-            sizes[ns] = two
+            s3 = two
             ns += 1
-    k = sizes[rng_below(rng, ns)]
+    pick = rng_below(rng, ns)
+    k = 1 if pick == 0 else (s2 if (pick == 1 and s2 > 0) else s3)
     if k == 1:
         return bit(random_card(rng, hand))
     s = _random_pair(rng, hand)
@@ -77,7 +78,7 @@ def _prostoy_attack(obs, hand, rng):
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
@@ -106,7 +107,7 @@ def attack(obs, legal, params, rng):
     return bit(lowest(hand))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _card_or_none(rng, legal):
     k = rng_below(rng, popcount(legal) + 1)
     if k == 0:
@@ -117,17 +118,17 @@ def _card_or_none(rng, legal):
     return lowest(m)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cover(obs, legal, params, rng):
     return _card_or_none(rng, legal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
     return _card_or_none(rng, legal)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     show = obs[O_SHOW_LEGAL]
     k = rng_below(rng, popcount(legal) + popcount(show) + 1)
@@ -144,6 +145,6 @@ def transfer(obs, legal, params, rng):
     return lowest(m) + SHOW
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return rng_below(rng, 2)

@@ -1,0 +1,97 @@
+"""`greedy` is exact: every decision in its games is the one its definition prescribes.
+
+The expectation is computed here, in plain Python from the referee's state, independently of
+the compiled strategy (issue "The game core", item 6): lead the lowest-ranked non-trump (the
+lowest trump if only trumps), cover with the lowest higher card of the suit else the lowest
+trump, take when nothing beats, throw in the lowest legal non-trump (a trump only once the
+talon is empty), never transfer, always exchange the trump six; ties by suit order C<D<H<S.
+"""
+import pytest
+
+from sim import referee
+from sim.cards import card_name, parse_card
+
+RANK = lambda c: c >> 2  # noqa: E731
+SUIT = lambda c: c & 3  # noqa: E731
+
+
+def cheapest_cover(st, attack, hand):
+    same = [c for c in hand if SUIT(c) == SUIT(attack) and RANK(c) > RANK(attack)]
+    if same:
+        return min(same)
+    if SUIT(attack) != st.trump_suit:
+        trumps = [c for c in hand if SUIT(c) == st.trump_suit]
+        if trumps:
+            return min(trumps)
+    return None
+
+
+def expected_lead(st, hand):
+    plain = [c for c in hand if SUIT(c) != st.trump_suit]
+    return min(plain) if plain else min(hand)
+
+
+def exchange_allowed(st, seat):
+    if not st.toggles.get("trump_six_exchange") or st.trump_card_location != "talon_bottom":
+        return False
+    need = 1 if st.toggles["trump_six_exchange_timing"] == "while_trump_card_in_talon" else 2
+    six = st.trump_suit  # rank 0 of the trump suit
+    return len(st.talon) >= need and six in st.hands[seat] and st.trump_card != six
+
+
+def check_greedy_action(st, a):
+    p = a["player"]
+    hand = list(st.hands[p])
+    kind = a["type"]
+    assert kind not in ("transfer", "transfer_by_showing"), "greedy never transfers"
+    if kind == "attack":
+        for s in range(st.n):
+            assert not exchange_allowed(st, s), f"greedy seat {s} should have exchanged the trump six first"
+        assert [parse_card(x) for x in a["cards"]] == [expected_lead(st, hand)]
+    elif kind in ("cover", "take"):
+        target = next(row[0] for row in st.table if row[1] is None)
+        exp = cheapest_cover(st, target, hand)
+        if kind == "take":
+            assert exp is None, f"greedy took {card_name(target)} though {card_name(exp)} beats it"
+        else:
+            assert parse_card(a["attack"]) == target and parse_card(a["cover"]) == exp
+    elif kind in ("throw_in", "pass"):
+        ranks = {RANK(c) for row in st.table for c in row if c is not None}
+        legal = [c for c in hand if RANK(c) in ranks]
+        plain = [c for c in legal if SUIT(c) != st.trump_suit]
+        exp = min(plain) if plain else (min(legal) if legal and not st.talon else None)
+        got = parse_card(a["cards"][0]) if kind == "throw_in" else None
+        assert got == exp, f"greedy threw {got} expected {exp}"
+    elif kind == "defend":
+        left = list(hand)
+        covers = []
+        for row in st.table:
+            c = cheapest_cover(st, row[0], left)
+            if c is None:
+                if not st.toggles["partial_defence"]:
+                    covers = []
+                    break
+                continue
+            covers.append((row[0], c))
+            left.remove(c)
+        assert [(parse_card(x["attack"]), parse_card(x["cover"])) for x in a["covers"]] == covers
+
+
+@pytest.mark.parametrize("family,n,toggles", [
+    ("podkidnoy", 2, {}), ("podkidnoy", 4, {"trump_six_exchange": "true"}), ("podkidnoy", 3, {"initial_lead": "single"}),
+    ("perevodnoy", 3, {}), ("prostoy_5", 2, {}), ("prostoy_5", 3, {"trump_six_exchange_timing": "while_trump_card_in_talon"}),
+    ("prostoy_6", 4, {}), ("prostoy_6", 2, {"partial_defence": "true"}),
+])
+def test_greedy_plays_exactly_its_definition(runner_for, family, n, toggles):
+    r = runner_for(family, n, toggles, strategies=("greedy",))
+    checked = 0
+    for g in range(150):
+        tr = r.trace(seed=21, series=g)[0]
+        st = referee.new_deal(r.rules, tr["deck"], tr["dealer"])
+        for a in tr["actions"]:
+            if a["type"] != "exchange_trump_six":
+                check_greedy_action(st, a)
+                checked += 1
+            referee.apply(st, a)
+        assert st.result is not None
+    assert checked > 150 * 10
