@@ -76,10 +76,16 @@ def parse_strategy(spec: str, paths=()) -> Seat:
 def make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
     specs = list(specs) or ["greedy"]
     n = rules.num_players
+    teams = rules.teams
     if len(specs) == 1:
         specs = specs * n
+    elif teams and len(specs) == len(teams) and len(specs) != n:  # one strategy per team
+        ids = rules.team_ids()
+        specs = [specs[ids[s]] for s in range(n)]
     if len(specs) != n:
-        raise LineupError(f"give --strategy once for all seats or once per seat ({n}), not {len(specs)} times")
+        per_team = f", or once per team ({len(teams)})" if teams else ""
+        raise LineupError(f"give --strategy once for all seats or once per seat ({n}){per_team}, "
+                          f"not {len(specs)} times")
     seats = [parse_strategy(s, paths) for s in specs]
     for s in seats:
         fams = dispatch.info(s.name, paths).families
@@ -149,6 +155,24 @@ class Tally:
     @property
     def finished(self) -> int:
         return self.games - self.unfinished
+
+    _SCALAR_FIELDS = ("games", "unfinished", "draws", "bouts", "first_attacker_fool", "exchanges",
+                      "exchanger_fool", "transfers")
+    _ARRAY_FIELDS = ("escaped", "drew", "fool", "taken", "places", "bouts_hist")
+
+    def to_arrays(self) -> dict:
+        """Plain arrays (for saving a finished chunk; from_arrays reads them back)."""
+        d = {f: np.asarray(getattr(self, f)) for f in self._ARRAY_FIELDS}
+        d["scalars"] = np.array([getattr(self, f) for f in self._SCALAR_FIELDS], dtype=np.int64)
+        d["n"] = np.array(self.n)
+        return d
+
+    @classmethod
+    def from_arrays(cls, d) -> "Tally":
+        t = cls(int(d["n"]), **{f: np.array(d[f]) for f in cls._ARRAY_FIELDS})
+        for f, v in zip(cls._SCALAR_FIELDS, d["scalars"]):
+            setattr(t, f, int(v))
+        return t
 
 
 @dataclass

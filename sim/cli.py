@@ -6,6 +6,7 @@ import os
 import resource
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -31,6 +32,29 @@ def main():
     """durak-sim: settle Durak arguments by playing millions of games."""
 
 
+def _progress(enabled: bool):
+    """A rich progress bar with games/s and ETA on stderr (a no-op when not wanted)."""
+    if not enabled:
+        return None, None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    prog = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=Console(stderr=True),
+                    transient=True)
+    task = prog.add_task("games", total=None, rate="")
+    t0 = time.perf_counter()
+
+    def update(done, total):
+        dt = time.perf_counter() - t0
+        prog.update(task, completed=done, total=total, rate=f"{done / max(dt, 1e-9):,.0f} games/s")
+    return prog, update
+
+
+def _default_out(rules) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    return Path.cwd() / "results" / "runs" / f"{stamp}-{rules.family}-{rules.num_players}p"
+
+
 @main.command()
 @click.option("--rules", "preset", default="podkidnoy", show_default=True,
               help=f"Rules preset: {', '.join(R.FAMILIES)}.")
@@ -41,30 +65,217 @@ def main():
               help="Strategy for all seats (once) or per seat (once per seat). Default: greedy.")
 @click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False),
               help="A folder of your own strategy files.")
-@click.option("--games", default=100_000, show_default=True, help="Number of games (deals).")
+@click.option("--games", type=int, default=None, help="Number of games [default: 100,000 unless --precision].")
+@click.option("--precision", type=float, default=None,
+              help="Play until every reported rate's 95% half-width is below this (e.g. 0.002).")
+@click.option("--max-games", default=10_000_000, show_default=True, help="Cap for --precision.")
 @click.option("--seed", default=1, show_default=True, help="Master seed: the same seed gives the same games.")
 @click.option("--threads", default=0, help="Threads (default: all cores). Results do not depend on it.")
+@click.option("--rotate/--no-rotate", default=True, show_default=True,
+              help="Replay every deal with the strategies rotated through the seats.")
 @click.option("--deals-per-series", default=1, show_default=True,
               help="Deals per series: later deals use the later-deal dealer and first-attacker rules.")
+@click.option("--chunk", default=1 << 14, show_default=True, help="Series per saved chunk.")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Result folder [default: results/runs/<time>-<rules>].")
+@click.option("--no-save", is_flag=True, help="Do not write a result folder.")
+@click.option("--records", is_flag=True, help="Also write every game's record as Parquet.")
+@click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
+              help="Continue an interrupted run in this folder (other options are taken from it).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
-def run(preset, toggles, players, strategies, paths, games, seed, threads, deals_per_series, as_json):
-    """Play GAMES games and print win (escaped), draw and fool rates per seat."""
-    from sim import batch, report
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
+        deals_per_series, chunk, out, no_save, records, resume, as_json, quiet):
+    """Play games and report win (escaped), draw and fool rates per strategy and seat."""
+    from sim import batch, experiment, report
     from sim.dispatch import StrategyError
-    rules = _rules(preset, players, toggles)
-    if games < 1:
-        raise Fail("--games must be at least 1")
-    if deals_per_series < 1:
-        raise Fail("--deals-per-series must be at least 1")
     try:
-        res = batch.run(rules, strategies, games=games, seed=seed, threads=threads or None,
-                        deals_per_series=deals_per_series, paths=paths)
+        if resume is not None:
+            exp = experiment.resume(resume, threads=threads or None)
+        else:
+            rules = _rules(preset, players, toggles)
+            if games is None and precision is None:
+                games = 100_000
+            exp = experiment.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
+                                        max_games=max_games, rotate=rotate, chunk=chunk,
+                                        deals_per_series=deals_per_series, paths=paths, records=records,
+                                        threads=threads or None,
+                                        out=None if no_save else (out or _default_out(rules)))
+            if deals_per_series < 1:
+                raise Fail("--deals-per-series must be at least 1")
+        prog, update = _progress(not quiet and not as_json and sys.stderr.isatty())
+        try:
+            if prog:
+                with prog:
+                    exp.run(progress=update)
+            else:
+                exp.run()
+        except KeyboardInterrupt:
+            where = f"; continue with: durak run --resume {exp.out}" if exp.out else ""
+            raise Fail(f"interrupted after {exp.games_played:,} games{where}") from None
+    except (batch.LineupError, StrategyError, batch.IllegalMoveError, experiment.ExperimentError) as e:
+        raise Fail(str(e)) from None
+    if exp.out is not None:
+        report.write_outputs(exp)
+    if as_json:
+        d = exp.summary()
+        d["out"] = str(exp.out) if exp.out else None
+        click.echo(json.dumps(d, indent=1, default=str))
+    else:
+        click.echo(report.text(exp))
+        if exp.out is not None:
+            click.echo(f"\nresults, metadata and plots: {exp.out}")
+
+
+def _arm_rules(preset, players, common, extra):
+    t = R.parse_toggle_args(common)
+    t.update(R.parse_toggle_args(extra))
+    return R.resolve(preset, players, t)
+
+
+@main.command()
+@click.option("--rules", "preset", default="podkidnoy", show_default=True, help="Rules preset of both arms.")
+@click.option("--players", default=2, show_default=True)
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE", help="Toggle for both arms.")
+@click.option("--a", "a_toggles", multiple=True, metavar="NAME=VALUE", help="Toggle of arm A only (repeatable).")
+@click.option("--b", "b_toggles", multiple=True, metavar="NAME=VALUE", help="Toggle of arm B only (repeatable).")
+@click.option("--a-rules", default=None, help="Preset of arm A (default: --rules).")
+@click.option("--b-rules", default=None, help="Preset of arm B (default: --rules).")
+@click.option("--strategy", "strategies", multiple=True, help="Line-up of both arms (once, or once per seat).")
+@click.option("--a-strategy", "a_strategies", multiple=True, help="Line-up of arm A (default: --strategy).")
+@click.option("--b-strategy", "b_strategies", multiple=True, help="Line-up of arm B (default: --strategy).")
+@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
+@click.option("--games", default=200_000, show_default=True, help="Paired games (each played in both arms).")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--threads", default=0)
+@click.option("--rotate/--no-rotate", default=True, show_default=True)
+@click.option("--metric", default=None, help="Headline metric of the verdict (default: chosen from the question).")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--no-save", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, strategies, a_strategies,
+            b_strategies, paths, games, seed, threads, rotate, metric, out, no_save, as_json):
+    """Two rule sets or two line-ups on the same deals: each difference with its 95% interval,
+    p-value and a verdict in plain words.
+
+    Example: durak compare --rules prostoy_5 --a trump_six_exchange=true --b trump_six_exchange=false
+    """
+    from sim import batch
+    from sim.compare import Arm, Comparison
+    from sim.dispatch import StrategyError
+    from sim.experiment import ExperimentError
+    try:
+        ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
+        rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
+        sa = batch.make_lineup(ra, a_strategies or strategies, paths)
+        sb = batch.make_lineup(rb, b_strategies or strategies, paths)
+        label_a = " ".join(a_toggles) or (a_rules or "") or " ".join(a_strategies) or "A"
+        label_b = " ".join(b_toggles) or (b_rules or "") or " ".join(b_strategies) or "B"
+        if ra == rb and [s.label for s in sa] == [s.label for s in sb]:
+            click.echo("note: the two arms are identical; expect no difference", err=True)
+        c = Comparison(Arm(label_a, ra, sa), Arm(label_b, rb, sb), seed=seed, games=games, rotate=rotate,
+                       threads=threads or None)
+        prog, update = _progress(not as_json and sys.stderr.isatty())
+        if prog:
+            with prog:
+                c.run(progress=update)
+        else:
+            c.run()
+        verdict = c.verdict(metric)
+    except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError) as e:
+        raise Fail(str(e)) from None
+    if not no_save:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        c.out = out or Path.cwd() / "results" / "runs" / f"{stamp}-compare-{ra.family}"
+        c.write_outputs(metric)
+    if as_json:
+        d = {"verdict": verdict, "out": str(c.out) if c.out else None,
+             "metrics": c.table().reset_index().to_dict(orient="records")}
+        click.echo(json.dumps(d, indent=1, default=str))
+    else:
+        click.echo(c.markdown(metric))
+        if c.out:
+            click.echo(f"results, metadata and plot: {c.out}")
+
+
+@main.command()
+@click.option("--rules", "preset", default="podkidnoy", show_default=True)
+@click.option("--players", default=2, show_default=True)
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE")
+@click.option("--strategy", "strategies", multiple=True, required=True, help="Each entrant (at least two).")
+@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
+@click.option("--games", default=20_000, show_default=True, help="Games per pair.")
+@click.option("--seed", default=1, show_default=True)
+@click.option("--threads", default=0)
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--no-save", is_flag=True)
+@click.option("--json", "as_json", is_flag=True)
+def tournament(preset, players, toggles, strategies, paths, games, seed, threads, out, no_save, as_json):
+    """Round robin: head-to-head matrix and a Bradley-Terry ranking with 95% intervals."""
+    from sim import batch
+    from sim.dispatch import StrategyError
+    from sim.tournament import Tournament
+    rules = _rules(preset, players, toggles)
+    try:
+        for s in strategies:
+            batch.parse_strategy(s, paths)
+        t = Tournament(rules, list(strategies), games=games, seed=seed, threads=threads or None, paths=paths)
+        prog, update = _progress(not as_json and sys.stderr.isatty())
+        if prog:
+            with prog:
+                t.run(progress=update)
+        else:
+            t.run()
+    except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
+        raise Fail(str(e)) from None
+    md = t.markdown()
+    if not no_save:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        folder = out or Path.cwd() / "results" / "runs" / f"{stamp}-tournament-{rules.family}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "report.md").write_text(md)
+        t.head_to_head().to_parquet(folder / "pairs.parquet", index=False)
+        t.heatmap(folder / "heatmap.png")
+        (folder / "metadata.json").write_text(json.dumps(
+            {"family": rules.family, "players": rules.num_players, "toggles": rules.toggles,
+             "strategies": list(strategies), "games_per_pair": games, "seed": seed}, indent=1, default=str))
+    if as_json:
+        click.echo(json.dumps({"ranking": t.ranking().reset_index().to_dict(orient="records"),
+                               "pairs": t.head_to_head().to_dict(orient="records")}, indent=1, default=str))
+    else:
+        click.echo(md)
+
+
+@main.command()
+@click.option("--rules", "preset", default="podkidnoy", show_default=True)
+@click.option("--players", default=2, show_default=True)
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE")
+@click.option("--strategy", "strategies", multiple=True)
+@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
+@click.option("--seed", default=1, show_default=True, help="The run's master seed.")
+@click.option("--game", default=0, show_default=True, help="Game (series) index within the run.")
+@click.option("--rotation", default=0, show_default=True, help="Seat rotation of the line-up, as in `run`.")
+@click.option("--deals", default=1, show_default=True, help="Deals of the series to tell.")
+@click.option("--json", "as_json", is_flag=True, help="Print the full trace instead.")
+def replay(preset, players, toggles, strategies, paths, seed, game, rotation, deals, as_json):
+    """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out."""
+    from sim import batch
+    from sim.dispatch import StrategyError
+    from sim.experiment import rotations
+    from sim.narrate import narrate
+    rules = _rules(preset, players, toggles)
+    try:
+        seats = batch.make_lineup(rules, strategies, paths)
+        lineup = [seats[(s - rotation) % len(seats)] for s in range(len(seats))]
+        assert rotations  # the rotation convention is experiment.rotations'
+        traces = batch.Runner(rules, lineup, paths).trace(seed, game, deals)
     except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
         raise Fail(str(e)) from None
     if as_json:
-        click.echo(json.dumps(report.summary(res), indent=1, default=str))
-    else:
-        click.echo(report.text_report(res))
+        click.echo(json.dumps(traces if deals > 1 else traces[0], indent=1, default=str))
+        return
+    for tr in traces:
+        click.echo("\n".join(narrate(tr, [s.label for s in lineup])))
 
 
 @main.command()

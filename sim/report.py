@@ -1,77 +1,162 @@
-"""Turn a run's tally into tables (pandas) and a machine-readable summary."""
+"""Reports of an experiment: Markdown/text tables with 95% intervals, and matplotlib plots."""
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
 
-from sim.batch import RunResult
-from sim.stats import wilson
+from sim.experiment import RATES, Experiment
 
 
-def seat_table(res: RunResult) -> pd.DataFrame:
-    """Per seat: counts and rates of escaped / drew / fool with 95% Wilson intervals."""
-    t = res.tally
-    n = t.finished
-    rows = []
-    for s, seat in enumerate(res.seats):
-        row = {"seat": s, "strategy": seat.label}
-        for what, arr in (("escaped", t.escaped), ("drew", t.drew), ("fool", t.fool)):
-            lo, hi = wilson(arr[s], n)
-            row[what] = int(arr[s])
-            row[f"{what}_rate"] = arr[s] / n if n else float("nan")
-            row[f"{what}_lo"] = float(lo)
-            row[f"{what}_hi"] = float(hi)
-        row["cards_taken_per_game"] = t.taken[s] / n if n else float("nan")
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("seat")
-
-
-def summary(res: RunResult) -> dict:
-    t = res.tally
-    n = t.finished
-    seats = []
-    for s, seat in enumerate(res.seats):
-        seats.append({"seat": s, "strategy": seat.label, "escaped": int(t.escaped[s]), "drew": int(t.drew[s]),
-                      "fool": int(t.fool[s]), "cards_taken": int(t.taken[s])})
-    r = res.rules
-    return {
-        "games": t.games, "finished": n, "unfinished": t.unfinished, "seed": res.seed,
-        "rules": {"family": r.family, "players": r.num_players, "toggles": r.toggles, "teams": r.teams},
-        "seats": seats, "draws": t.draws, "mean_bouts": t.bouts / n if n else None,
-        "first_attacker_fool": t.first_attacker_fool, "trump_six_exchanges": t.exchanges,
-        "exchanger_fool": t.exchanger_fool, "transfers": t.transfers,
-        "seconds": round(res.seconds, 3), "threads": res.threads,
-    }
-
-
-def _pct(k, n):
-    if n == 0:
+def pct(p, lo, hi) -> str:
+    if p is None or (isinstance(p, float) and np.isnan(p)):
         return "n/a"
-    lo, hi = wilson(k, n)
-    return f"{100 * k / n:6.2f}% [{100 * lo:5.2f}, {100 * hi:5.2f}]"
+    return f"{100 * p:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
 
 
-def text_report(res: RunResult) -> str:
-    t = res.tally
-    n = t.finished
-    lines = [f"{res.rules.describe()}: {t.games:,} games, seed {res.seed}, "
-             f"{t.games / max(res.seconds, 1e-9):,.0f} games/s on {res.threads} threads",
-             "rates with 95% Wilson intervals"]
-    teams = res.rules.teams
-    if teams:
-        lines.append("teams: " + "  ".join(f"{k}: seats {', '.join(map(str, m))}" for k, m in enumerate(teams)))
-    w = max(len(s.label) for s in res.seats)
-    lines.append(f"{'seat':>4}  {'strategy':<{w}}  {'escaped':>24}  {'drew':>24}  {'fool':>24}")
-    for s, seat in enumerate(res.seats):
-        lines.append(f"{s:>4}  {seat.label:<{w}}  {_pct(t.escaped[s], n):>24}  {_pct(t.drew[s], n):>24}  "
-                     f"{_pct(t.fool[s], n):>24}")
-    lines.append(f"draws: {_pct(t.draws, n).strip()}   mean length: {t.bouts / n if n else 0:.2f} bouts")
-    lines.append(f"first attacker is the fool: {_pct(t.first_attacker_fool, n).strip()}")
-    if t.exchanges:
-        lines.append(f"trump six exchanged in {_pct(t.exchanges, n).strip()} of games; "
-                     f"the exchanger was the fool in {_pct(t.exchanger_fool, t.exchanges).strip()} of those")
-    if t.transfers:
-        lines.append(f"transfers per game: {t.transfers / n:.3f}")
-    if t.unfinished:
-        lines.append(f"unfinished (no result after the bout cap, RUL-22): {t.unfinished:,} games, "
-                     f"left out of the rates above")
+def md_table(df: pd.DataFrame, index_name: str | None = None) -> str:
+    """A small Markdown table without extra dependencies."""
+    cols = [index_name or df.index.name or ""] + [str(c) for c in df.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" for _ in cols) + "|"]
+    for k, row in df.iterrows():
+        cells = [str(k)] + [str(v) for v in row.tolist()]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
+
+
+def _rate_view(df: pd.DataFrame, extra=("mean_place", "cards_taken_per_game")) -> pd.DataFrame:
+    out = pd.DataFrame(index=df.index)
+    out["games"] = df["games"].map(lambda x: f"{int(x):,}")
+    for what in RATES:
+        out[what] = [pct(p, lo, hi) for p, lo, hi in zip(df[what], df[f"{what}_lo"], df[f"{what}_hi"])]
+    for e in extra:
+        if e in df:
+            out[e.replace("_", " ")] = df[e].map(lambda x: f"{x:.2f}")
+    return out
+
+
+def sections(exp: Experiment, title: str | None = None) -> list:
+    """The report as (heading, DataFrame | list of lines) sections, rendered by markdown() and text()."""
+    r = exp.rules
+    tot = exp.totals()
+    head = [f"rules: {r.describe()}",
+            f"strategies: {', '.join(s.label for s in exp.seats)}"
+            + (f"; rotated through the seats ({len(exp.lineups)} rotations of every deal)"
+               if len(exp.lineups) > 1 else ""),
+            f"games: {tot['games']:,} (seed {exp.seed}); {exp.games_played / max(exp.seconds, 1e-9):,.0f} games/s",
+            "rates: escaped (went out), drew, fool, with 95% Wilson intervals"]
+    out = [(title or "durak-sim experiment", head), ("Per strategy", _rate_view(exp.strategy_table()))]
+    rotated = len(exp.lineups) > 1
+    out.append(("Per seat" + (" (seat effect, strategies rotated)" if rotated else ""),
+                _rate_view(exp.seat_table())))
+    if rotated and len(set(s.label for s in exp.seats)) > 1:
+        t = _rate_view(exp.strategy_seat_table())
+        t.index = [f"{k} @ seat {s}" for k, s in t.index]
+        t.index.name = "strategy @ seat"
+        out.append(("Per strategy and seat", t))
+    teams = exp.team_table()
+    if teams is not None:
+        tv = pd.DataFrame(index=teams.index)
+        tv["seats"] = teams["seats"]
+        for what in ("won", "drew", "lost"):
+            tv[what] = [pct(p, lo, hi) for p, lo, hi in zip(teams[what], teams[f"{what}_lo"], teams[f"{what}_hi"])]
+        out.append(("Per team", tv))
+    places = exp.places().map(lambda x: f"{100 * x:.1f}%")
+    places.index.name = "strategy"
+    out.append(("Finishing places", places))
+    game = [f"draws: {pct(tot['draw_rate'], tot['draw_lo'], tot['draw_hi'])}",
+            f"mean length: {tot['mean_bouts']:.2f} bouts" if tot["mean_bouts"] is not None else "mean length: n/a",
+            "the first attacker is the fool: "
+            + pct(tot["first_attacker_fool_rate"], tot["first_attacker_fool_lo"], tot["first_attacker_fool_hi"])]
+    if tot["trump_six_exchanges"]:
+        game.append(f"trump six exchanged in {tot['trump_six_exchanges']:,} games; the exchanger was the fool "
+                    f"in {tot['exchanger_fool']:,} of them")
+    if tot["transfers_per_game"]:
+        game.append(f"transfers per game: {tot['transfers_per_game']:.3f}")
+    if tot["unfinished"]:
+        game.append(f"unfinished (RUL-22, no result after 1,000 bouts): {tot['unfinished']:,} games, "
+                    "left out of the rates")
+    out.append(("Game", game))
+    return out
+
+
+def markdown(exp: Experiment, title: str | None = None) -> str:
+    lines = []
+    for i, (heading, body) in enumerate(sections(exp, title)):
+        lines += [("# " if i == 0 else "## ") + heading, ""]
+        lines += [md_table(body)] if isinstance(body, pd.DataFrame) else [f"- {x}" for x in body]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def text(exp: Experiment) -> str:
+    """The terminal report: aligned plain-text tables."""
+    lines = []
+    for i, (heading, body) in enumerate(sections(exp)):
+        if i:
+            lines += ["", heading]
+        if isinstance(body, pd.DataFrame):
+            lines.append(body.to_string())
+        else:
+            lines += [("  " if i else "") + x for x in body]
+    return "\n".join(lines)
+
+
+def plot_rates(exp: Experiment, path: Path | None = None):
+    """Escape / draw / fool rates per strategy with 95% error bars."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    df = exp.strategy_table()
+    fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(df) + 2), 3.6))
+    x = np.arange(len(df))
+    w = 0.27
+    for i, what in enumerate(RATES):
+        p = df[what].to_numpy()
+        err = np.vstack([p - df[f"{what}_lo"].to_numpy(), df[f"{what}_hi"].to_numpy() - p])
+        ax.bar(x + (i - 1) * w, 100 * p, w, yerr=100 * err, capsize=3, label=what)
+    ax.set_xticks(x, df.index, rotation=15)
+    ax.set_ylabel("% of games")
+    ax.set_title(f"{exp.rules.describe()}: rates with 95% intervals", fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    if path:
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+    return fig
+
+
+def plot_lengths(exp: Experiment, path: Path | None = None):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    h = exp.length_hist()
+    fig, ax = plt.subplots(figsize=(5.5, 3.2))
+    ax.bar(h.index, h.to_numpy() / max(h.sum(), 1), width=1.0)
+    ax.set_xlabel("game length (bouts)")
+    ax.set_ylabel("share of games")
+    ax.set_title(f"{exp.rules.describe()}", fontsize=9)
+    fig.tight_layout()
+    if path:
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+    return fig
+
+
+def write_outputs(exp: Experiment, title: str | None = None) -> list[Path]:
+    """report.md, aggregates.parquet, summary.json and the plots into the experiment folder."""
+    import json
+    out = exp.out
+    files = []
+    (out / "report.md").write_text(markdown(exp, title))
+    files.append(out / "report.md")
+    agg = exp.strategy_seat_table().reset_index()
+    agg.to_parquet(out / "aggregates.parquet", index=False)
+    files.append(out / "aggregates.parquet")
+    (out / "summary.json").write_text(json.dumps(exp.summary(), indent=1, default=str))
+    files.append(out / "summary.json")
+    plot_rates(exp, out / "rates.png")
+    plot_lengths(exp, out / "lengths.png")
+    files += [out / "rates.png", out / "lengths.png"]
+    return files

@@ -1,0 +1,403 @@
+"""Experiments: the Python API behind `durak run` (and what `compare`/`tournament` build on).
+
+An experiment plays a line-up under a rule set. With seat rotation (the default) every deal is
+played once per distinct rotation of the line-up through the seats, on the same shuffled pack,
+so seat luck cancels between strategies and seat effects can be reported apart. Work is done
+in chunks; each finished chunk's tally is saved at once, so an interrupted run loses nothing and
+`resume()` continues to exactly the result an uninterrupted run gives.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import os
+import subprocess
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+import sim
+from sim import batch
+from sim.batch import Runner, Seat, Tally
+from sim.records import to_records
+from sim.rules import Rules, resolve
+from sim.stats import Z95, wilson
+
+ROOT = Path(__file__).resolve().parent.parent
+RATES = ("escaped", "drew", "fool")
+
+
+class ExperimentError(ValueError):
+    """Bad experiment input (sizes, output folder, resume mismatch)."""
+
+
+def rotations(seats: list[Seat], rotate: bool = True) -> list[list[Seat]]:
+    """Distinct rotations of the line-up through the seats (just the line-up without rotation)."""
+    if not rotate:
+        return [list(seats)]
+    out = []
+    for r in range(len(seats)):
+        lineup = [seats[(s - r) % len(seats)] for s in range(len(seats))]
+        if lineup not in out:
+            out.append(lineup)
+    return out
+
+
+def git_commit() -> str | None:
+    try:
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                              timeout=5).stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+@dataclass
+class Experiment:
+    """One experiment. Build it with `experiment(...)`, then `.run()`; tables and plots after."""
+    rules: Rules
+    seats: list[Seat]
+    seed: int = 1
+    games: int | None = 100_000
+    precision: float | None = None
+    max_games: int = 10_000_000
+    rotate: bool = True
+    chunk: int = 1 << 14
+    deals_per_series: int = 1
+    paths: tuple = ()
+    out: Path | None = None
+    records: bool = False
+    threads: int | None = None
+    lineups: list = field(init=False)
+    tallies: list = field(init=False)
+    rounds_done: int = field(init=False, default=0)
+    seconds: float = field(init=False, default=0.0)
+    status: str = field(init=False, default="new")
+
+    def __post_init__(self):
+        if self.games is None and self.precision is None:
+            raise ExperimentError("give a number of games or a precision")
+        if self.games is not None and self.games < 1:
+            raise ExperimentError("--games must be at least 1")
+        if self.precision is not None and not 0 < self.precision < 0.5:
+            raise ExperimentError("--precision is a half-width of a 95% interval, e.g. 0.005 for ±0.5 points")
+        if self.chunk < 1:
+            raise ExperimentError("chunk must be at least 1")
+        self.lineups = rotations(self.seats, self.rotate)
+        self.tallies = [Tally(self.rules.num_players) for _ in self.lineups]
+        if self.out is not None:
+            self.out = Path(self.out)
+
+    # ---- sizes -------------------------------------------------------------------------
+    @property
+    def series_per_round(self) -> int:
+        return self.chunk
+
+    def rounds_needed(self) -> int | None:
+        """Rounds of chunks for a fixed game count (None in precision mode)."""
+        if self.games is None:
+            return None
+        per_lineup = -(-self.games // len(self.lineups))
+        series = -(-per_lineup // self.deals_per_series)
+        return -(-series // self.chunk)
+
+    def _series_in_round(self, c: int) -> int:
+        if self.games is None:
+            return self.chunk
+        per_lineup = -(-self.games // len(self.lineups))
+        series = -(-per_lineup // self.deals_per_series)
+        return min(self.chunk, series - c * self.chunk)
+
+    @property
+    def games_played(self) -> int:
+        return sum(t.games for t in self.tallies)
+
+    # ---- persistence -------------------------------------------------------------------
+    def metadata(self) -> dict:
+        return {
+            "format": "durak-sim experiment 1", "package_version": sim.__version__, "commit": git_commit(),
+            "family": self.rules.family, "players": self.rules.num_players, "toggles": self.rules.toggles,
+            "strategies": [s.label for s in self.seats], "strategy_paths": [str(p) for p in self.paths],
+            "seed": self.seed, "games": self.games, "precision": self.precision, "max_games": self.max_games,
+            "rotate": self.rotate, "rotations": [[s.label for s in lu] for lu in self.lineups],
+            "chunk": self.chunk, "deals_per_series": self.deals_per_series, "records": self.records,
+            "status": self.status, "games_played": self.games_played, "rounds_done": self.rounds_done,
+            "seconds": round(self.seconds, 3), "written": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+        }
+
+    def _write_json(self, name: str, obj):
+        tmp = self.out / f".{name}.tmp"
+        tmp.write_text(json.dumps(obj, indent=1, default=str))
+        tmp.replace(self.out / name)
+
+    def _chunk_path(self, c: int, r: int) -> Path:
+        return self.out / "chunks" / f"c{c:06d}-r{r}.npz"
+
+    def _save_chunk(self, c: int, r: int, tally: Tally, recs):
+        path = self._chunk_path(c, r)
+        if self.records and recs is not None:
+            df = records_frame(recs, self.rules.num_players)
+            df["rotation"] = r
+            df.to_parquet(self.out / "records" / f"c{c:06d}-r{r}.parquet", index=False)
+        tmp = path.with_name(path.stem + ".tmp.npz")
+        np.savez(tmp, **tally.to_arrays())
+        tmp.replace(path)  # atomic: a chunk file exists only when complete
+
+    # ---- running -----------------------------------------------------------------------
+    def run(self, progress=None) -> "Experiment":
+        """Play until the game count or the precision is reached. `progress(games, total|None)`."""
+        if self.out is not None:
+            self.out.mkdir(parents=True, exist_ok=True)
+            (self.out / "chunks").mkdir(exist_ok=True)
+            if self.records:
+                (self.out / "records").mkdir(exist_ok=True)
+            self.status = "running"
+            self._write_json("metadata.json", self.metadata())
+        runners = [Runner(self.rules, lu, self.paths) for lu in self.lineups]
+        threads = self.threads or os.cpu_count() or 1
+        t0 = time.perf_counter() - self.seconds
+        total = self.games
+        ex = ThreadPoolExecutor(max_workers=threads)
+        pending: dict = {}
+
+        def job(c, r):
+            s0 = c * self.chunk
+            raw = runners[r].play_raw(self.seed, s0, self._series_in_round(c), self.deals_per_series)
+            recs = to_records(raw)
+            t = Tally(self.rules.num_players)
+            t.add(recs)
+            return t, (recs if self.records else None)
+
+        def submit(c):
+            for r in range(len(self.lineups)):
+                if self.out is not None and self._chunk_path(c, r).exists():
+                    pending[(c, r)] = ("saved", None)
+                else:
+                    pending[(c, r)] = ("future", ex.submit(job, c, r))
+
+        try:
+            c = self.rounds_done
+            limit = self.rounds_needed()
+            ahead = max(1, (2 * threads) // len(self.lineups))
+            nxt = c
+            while True:
+                if limit is not None and c >= limit:
+                    break
+                if self.games is None and (self.games_played >= self.max_games or
+                                           (c > 0 and self.max_half_width() < self.precision)):
+                    break
+                while nxt < c + ahead and (limit is None or nxt < limit):
+                    submit(nxt)
+                    nxt += 1
+                for r in range(len(self.lineups)):
+                    kind, fut = pending.pop((c, r))
+                    if kind == "saved":
+                        t = Tally.from_arrays(np.load(self._chunk_path(c, r)))
+                    else:
+                        t, recs = fut.result()
+                        if self.out is not None:
+                            self._save_chunk(c, r, t, recs)
+                    self.tallies[r].merge(t)
+                c += 1
+                self.rounds_done = c
+                self.seconds = time.perf_counter() - t0
+                if progress:
+                    progress(self.games_played, total)
+            self.status = "complete"
+        except KeyboardInterrupt:
+            self.status = "interrupted"
+            raise
+        finally:
+            ex.shutdown(wait=True, cancel_futures=True)
+            self.seconds = time.perf_counter() - t0
+            if self.out is not None:
+                self._write_json("metadata.json", self.metadata())
+        return self
+
+    # ---- tables ------------------------------------------------------------------------
+    def _rows(self):
+        """(lineup index, seat, label, tally) for every seat of every rotation."""
+        for r, (lu, t) in enumerate(zip(self.lineups, self.tallies)):
+            for s, seat in enumerate(lu):
+                yield r, s, seat.label, t
+
+    def _table(self, key) -> pd.DataFrame:
+        acc: dict = {}
+        for r, s, label, t in self._rows():
+            k = key(s, label)
+            a = acc.setdefault(k, {"games": 0, "escaped": 0, "drew": 0, "fool": 0, "taken": 0, "place_sum": 0})
+            a["games"] += t.finished
+            a["escaped"] += int(t.escaped[s])
+            a["drew"] += int(t.drew[s])
+            a["fool"] += int(t.fool[s])
+            a["taken"] += int(t.taken[s])
+            a["place_sum"] += int((t.places[s] * np.arange(len(t.places[s]))).sum())
+        rows = []
+        for k, a in acc.items():
+            n = a["games"]
+            row = {"games": n}
+            for what in RATES:
+                lo, hi = wilson(a[what], n)
+                row[f"{what}"] = a[what] / n if n else np.nan
+                row[f"{what}_lo"] = float(lo)
+                row[f"{what}_hi"] = float(hi)
+            row["mean_place"] = a["place_sum"] / n if n else np.nan
+            row["cards_taken_per_game"] = a["taken"] / n if n else np.nan
+            rows.append((k, row))
+        return pd.DataFrame([r for _, r in rows], index=pd.Index([k for k, _ in rows]))
+
+    def strategy_table(self) -> pd.DataFrame:
+        """Per strategy over all its seats and rotations: rates with 95% Wilson intervals."""
+        df = self._table(lambda s, label: label)
+        df.index.name = "strategy"
+        return df
+
+    def seat_table(self) -> pd.DataFrame:
+        """Per seat over all strategies (with rotation, the seat effect alone)."""
+        df = self._table(lambda s, label: s).sort_index()
+        df.index.name = "seat"
+        return df
+
+    def strategy_seat_table(self) -> pd.DataFrame:
+        df = self._table(lambda s, label: (label, s)).sort_index()
+        df.index = pd.MultiIndex.from_tuples(df.index, names=["strategy", "seat"])
+        return df
+
+    def team_table(self) -> pd.DataFrame | None:
+        teams = self.rules.teams
+        if not teams:
+            return None
+        ids = self.rules.team_ids()
+        rows = []
+        for k, members in enumerate(teams):
+            lost = sum(int(t.fool[members[0]]) for t in self.tallies)
+            drew = sum(int(t.drew[members[0]]) for t in self.tallies)
+            n = sum(t.finished for t in self.tallies)
+            row = {"seats": ",".join(map(str, members)), "games": n}
+            for what, cnt in (("lost", lost), ("drew", drew), ("won", n - lost - drew)):
+                lo, hi = wilson(cnt, n)
+                row[what], row[f"{what}_lo"], row[f"{what}_hi"] = cnt / n if n else np.nan, float(lo), float(hi)
+            rows.append(row)
+        assert len(ids) == self.rules.num_players
+        return pd.DataFrame(rows, index=pd.Index(range(len(teams)), name="team"))
+
+    def places(self) -> pd.DataFrame:
+        """Finishing-place distribution per strategy (rows) and place (columns), as fractions."""
+        acc: dict = {}
+        for r, s, label, t in self._rows():
+            acc[label] = acc.get(label, 0) + t.places[s]
+        df = pd.DataFrame({k: v[1:] / max(v[1:].sum(), 1) for k, v in acc.items()}).T
+        df.columns = [f"place {i}" for i in range(1, df.shape[1] + 1)]
+        return df
+
+    def totals(self) -> dict:
+        n = sum(t.finished for t in self.tallies)
+        g = sum(t.games for t in self.tallies)
+        draws = sum(t.draws for t in self.tallies)
+        fa = sum(t.first_attacker_fool for t in self.tallies)
+        lo, hi = wilson(draws, n)
+        flo, fhi = wilson(fa, n)
+        hist = sum(t.bouts_hist for t in self.tallies)
+        ex = sum(t.exchanges for t in self.tallies)
+        exf = sum(t.exchanger_fool for t in self.tallies)
+        return {"games": g, "finished": n, "unfinished": g - n, "draws": draws, "draw_rate": draws / n if n else None,
+                "draw_lo": float(lo), "draw_hi": float(hi),
+                "mean_bouts": float((hist * np.arange(len(hist))).sum() / n) if n else None,
+                "first_attacker_fool": fa, "first_attacker_fool_rate": fa / n if n else None,
+                "first_attacker_fool_lo": float(flo), "first_attacker_fool_hi": float(fhi),
+                "trump_six_exchanges": ex, "exchanger_fool": exf,
+                "transfers_per_game": sum(t.transfers for t in self.tallies) / n if n else None}
+
+    def length_hist(self) -> pd.Series:
+        hist = sum(t.bouts_hist for t in self.tallies)
+        last = int(np.max(np.nonzero(hist)[0])) if hist.any() else 0
+        return pd.Series(hist[: last + 1], name="games").rename_axis("bouts")
+
+    def max_half_width(self) -> float:
+        """The widest 95% half-width among the reported strategy and seat rates (precision mode)."""
+        worst = 0.0
+        for df in (self.strategy_table(), self.seat_table()):
+            for what in RATES:
+                hw = (df[f"{what}_hi"] - df[f"{what}_lo"]) / 2
+                worst = max(worst, float(hw.max()) if len(hw) else 1.0)
+        return worst
+
+    def summary(self) -> dict:
+        """Machine-readable summary (the `durak run --json` contract)."""
+        seats = []
+        for s in range(self.rules.num_players):
+            held = list(dict.fromkeys(lu[s].label for lu in self.lineups))
+            seats.append({"seat": s, "strategy": "|".join(held),
+                          **{k: int(sum(getattr(t, k)[s] for t in self.tallies))
+                             for k in ("escaped", "drew", "fool")},
+                          "cards_taken": int(sum(t.taken[s] for t in self.tallies))})
+        tot = self.totals()
+        return {
+            "games": tot["games"], "finished": tot["finished"], "unfinished": tot["unfinished"], "seed": self.seed,
+            "rules": {"family": self.rules.family, "players": self.rules.num_players, "toggles": self.rules.toggles,
+                      "teams": self.rules.teams},
+            "seats": seats, "draws": tot["draws"], "mean_bouts": tot["mean_bouts"],
+            "first_attacker_fool": tot["first_attacker_fool"], "trump_six_exchanges": tot["trump_six_exchanges"],
+            "exchanger_fool": tot["exchanger_fool"],
+            "rotations": [[s.label for s in lu] for lu in self.lineups],
+            "per_rotation": [{"lineup": [s.label for s in lu], "escaped": t.escaped.tolist(),
+                              "drew": t.drew.tolist(), "fool": t.fool.tolist(), "games": t.games}
+                             for lu, t in zip(self.lineups, self.tallies)],
+            "strategies": _records(self.strategy_table()), "seat_effects": _records(self.seat_table()),
+            "seconds": round(self.seconds, 3), "status": self.status,
+        }
+
+
+def _records(df: pd.DataFrame) -> list[dict]:
+    out = []
+    for k, row in df.iterrows():
+        d = {df.index.name or "key": k}
+        d.update({c: (None if pd.isna(v) else (float(v) if isinstance(v, (float, np.floating)) else int(v)))
+                  for c, v in row.items()})
+        out.append(d)
+    return out
+
+
+def records_frame(recs: np.ndarray, n: int) -> pd.DataFrame:
+    """Per-game records as a flat DataFrame (one column per seat field)."""
+    cols = {name: recs[name] for name in recs.dtype.names if recs.dtype[name].shape == ()}
+    for name in ("outcome", "place", "taken"):
+        for s in range(n):
+            cols[f"{name}_{s}"] = recs[name][:, s]
+    return pd.DataFrame(cols)
+
+
+def experiment(rules: str | Rules = "podkidnoy", players: int = 2, toggles: dict | None = None,
+               strategies=("greedy",), **kw) -> Experiment:
+    """Build an experiment from names, as the CLI does: experiment("prostoy_5", 2, {...}, ["greedy"])."""
+    if not isinstance(rules, Rules):
+        rules = resolve(rules, players, toggles or {})
+    paths = tuple(kw.pop("paths", ()))
+    seats = batch.make_lineup(rules, strategies, paths)
+    return Experiment(rules, seats, paths=paths, **kw)
+
+
+def resume(out: str | Path, threads: int | None = None) -> Experiment:
+    """Rebuild an experiment from its folder's metadata.json; `.run()` then plays what is missing."""
+    out = Path(out)
+    meta_path = out / "metadata.json"
+    if not meta_path.exists():
+        raise ExperimentError(f"{out} holds no metadata.json: not an experiment folder")
+    m = json.loads(meta_path.read_text())
+    rules = resolve(m["family"], m["players"], m["toggles"])
+    paths = tuple(m.get("strategy_paths") or ())
+    seats = batch.make_lineup(rules, m["strategies"], paths)
+    exp = Experiment(rules, seats, seed=m["seed"], games=m["games"], precision=m["precision"],
+                     max_games=m["max_games"], rotate=m["rotate"], chunk=m["chunk"],
+                     deals_per_series=m["deals_per_series"], paths=paths, out=out, records=m["records"],
+                     threads=threads)
+    if [[s.label for s in lu] for lu in exp.lineups] != m["rotations"]:
+        raise ExperimentError(f"{out}: the strategies no longer give the recorded rotations")
+    return exp
+
+
+def half_width(p: float, n: int) -> float:
+    return Z95 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))

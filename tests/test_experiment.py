@@ -1,0 +1,112 @@
+"""Experiments: seat rotation, result folders, interrupt and resume, precision mode, the CLI commands."""
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from sim import experiment as X
+from sim.cli import main
+
+
+def test_rotation_replays_every_deal_with_strategies_through_the_seats():
+    exp = X.experiment("podkidnoy", 3, strategies=["greedy", "random", "random"], games=3000, seed=2).run()
+    assert [[s.label for s in lu] for lu in exp.lineups] == [
+        ["greedy", "random", "random"], ["random", "greedy", "random"], ["random", "random", "greedy"]]
+    st = exp.strategy_table()
+    assert st.loc["greedy", "games"] == 3000 and st.loc["random", "games"] == 6000
+    assert st.loc["greedy", "fool"] < st.loc["random", "fool"]
+    seats = exp.seat_table()
+    assert list(seats.index) == [0, 1, 2] and (seats["games"] == 3000).all()
+    # identical line-ups need no rotation
+    assert len(X.experiment("podkidnoy", 3, strategies=["greedy"], games=10).lineups) == 1
+
+
+def _interrupt_after(rounds):
+    calls = {"n": 0}
+
+    def progress(done, total):
+        calls["n"] += 1
+        if calls["n"] >= rounds:
+            raise KeyboardInterrupt
+    return progress
+
+
+def test_an_interrupted_run_resumes_to_the_identical_result(tmp_path):
+    kw = dict(strategies=["greedy", "random"], games=24_000, seed=8, chunk=1000)
+    whole = X.experiment("prostoy_5", 2, **kw).run().summary()
+    exp = X.experiment("prostoy_5", 2, out=tmp_path / "run", **kw)
+    with pytest.raises(KeyboardInterrupt):
+        exp.run(progress=_interrupt_after(5))
+    meta = json.loads((tmp_path / "run" / "metadata.json").read_text())
+    assert meta["status"] == "interrupted" and meta["games_played"] < 24_000
+    saved = len(list((tmp_path / "run" / "chunks").glob("*.npz")))
+    assert saved >= 5 * 2
+    resumed = X.resume(tmp_path / "run").run().summary()
+    for k in ("seconds", "status"):
+        whole.pop(k), resumed.pop(k)
+    assert resumed == whole
+
+
+def test_precision_mode_stops_when_every_interval_is_narrow_enough():
+    exp = X.experiment("podkidnoy", 2, strategies=["greedy", "random"], games=None, precision=0.01,
+                       chunk=2000, seed=4).run()
+    assert exp.max_half_width() < 0.01
+    assert exp.games_played < 60_000  # it did not run to the cap
+
+
+def test_result_folder_has_everything_to_reproduce(tmp_path):
+    res = CliRunner().invoke(main, ["run", "--rules", "prostoy_5", "--games", "4000", "--strategy", "greedy",
+                                    "--strategy", "random", "--seed", "12", "--out", str(tmp_path / "r"),
+                                    "--records", "--quiet"])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "r"
+    meta = json.loads((out / "metadata.json").read_text())
+    for key in ("family", "toggles", "strategies", "seed", "games", "package_version", "commit", "chunk"):
+        assert key in meta
+    assert meta["status"] == "complete" and meta["strategies"] == ["greedy", "random"]
+    assert (out / "report.md").read_text().startswith("# ")
+    assert (out / "rates.png").stat().st_size > 1000 and (out / "lengths.png").stat().st_size > 1000
+    agg = pd.read_parquet(out / "aggregates.parquet")
+    assert set(agg["strategy"]) == {"greedy", "random"}
+    recs = pd.concat(pd.read_parquet(p) for p in (out / "records").glob("*.parquet"))
+    assert len(recs) == 4000 and {"fool", "bouts", "outcome_0", "rotation"} <= set(recs.columns)
+    again = CliRunner().invoke(main, ["run", "--rules", "prostoy_5", "--games", "4000", "--strategy", "greedy",
+                                      "--strategy", "random", "--seed", "12", "--no-save", "--json"])
+    assert json.loads(again.output)["strategies"] == json.loads((out / "summary.json").read_text())["strategies"]
+
+
+def test_team_report():
+    exp = X.experiment("podkidnoy", 4, {"teams": "2v2"}, strategies=["greedy", "random"], games=2000).run()
+    t = exp.team_table()
+    assert list(t["seats"]) == ["0,2", "1,3"]
+    assert np.allclose(t["won"] + t["drew"] + t["lost"], 1.0)
+
+
+def test_cli_compare_prints_a_verdict_and_saves(tmp_path):
+    res = CliRunner().invoke(main, ["compare", "--rules", "prostoy_5", "--a", "trump_six_beats_trump_ace=true",
+                                    "--b", "trump_six_beats_trump_ace=false", "--games", "20000",
+                                    "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output
+    assert "## Verdict" in res.output
+    assert (tmp_path / "c" / "report.md").exists() and (tmp_path / "c" / "comparison.png").exists()
+    meta = json.loads((tmp_path / "c" / "metadata.json").read_text())
+    assert meta["arms"][0]["toggles"]["trump_six_beats_trump_ace"] is True
+
+
+def test_cli_tournament_ranks_greedy_above_random(tmp_path):
+    res = CliRunner().invoke(main, ["tournament", "--strategy", "greedy", "--strategy", "random",
+                                    "--games", "4000", "--json", "--out", str(tmp_path / "t")])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["ranking"][0]["strategy"] == "greedy"
+    assert (tmp_path / "t" / "heatmap.png").exists()
+
+
+def test_cli_replay_tells_the_game():
+    res = CliRunner().invoke(main, ["replay", "--seed", "3", "--game", "5", "--players", "3"])
+    assert res.exit_code == 0, res.output
+    assert "leads" in res.output and "game over after" in res.output
+    js = CliRunner().invoke(main, ["replay", "--seed", "3", "--game", "5", "--players", "3", "--json"])
+    assert json.loads(js.output)["actions"][0]["type"] in ("attack", "exchange_trump_six")
