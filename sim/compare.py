@@ -37,9 +37,11 @@ class Arm:
 def _metric_names(arm: Arm, n: int) -> list[tuple[str, str]]:
     """(key, description) of every per-game metric; role k = the k-th strategy of the line-up."""
     names = []
+    uniform = len({s.label for s in arm.seats}) == 1
     for k in range(n):
-        names.append((f"fool_role{k}", f"fool rate of role {k} ({arm.seats[k].label})"))
-        names.append((f"escaped_role{k}", f"escape rate of role {k} ({arm.seats[k].label})"))
+        who = f"seat {k}" if uniform else f"role {k} ({arm.seats[k].label})"
+        names.append((f"fool_role{k}", f"fool rate of {who}"))
+        names.append((f"escaped_role{k}", f"escape rate of {who}"))
     names += [("draw", "draw rate"), ("first_attacker_fool", "fool rate of the first attacker"),
               ("six_holder_fool", "fool rate of the player dealt the trump six"),
               ("bouts", "game length (bouts)")]

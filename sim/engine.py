@@ -64,7 +64,8 @@ def decide(sid, kind, obs, legal, params, rng):
  F_TRANSFERS, F_POGONY_SEAT, F_LAST_LEAD_SIXES, F_ERROR, F_ERR_SEAT, F_ERR_KIND, F_ERR_VALUE, F_DRAW) = range(17)
 F_OUTCOME, F_PLACE, F_TAKEN = 17, 23, 29
 F_UNFINISHED = 35
-F_SIZE = 36
+F_SIX_HOLDER = 36  # the seat dealt the six of trumps (-1: it is the face-up card)
+F_SIZE = 37
 OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
 ERR_ILLEGAL = 1
 MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded as unfinished
@@ -720,6 +721,10 @@ def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, t
         if tracing:
             for i in range(36):
                 deck_out[d, i] = deck[i]
+        rec[F_SIX_HOLDER] = -1
+        for s in range(n):
+            if (hands[s] >> obs[O_TRUMP_SUIT]) & 1:
+                rec[F_SIX_HOLDER] = s
         fa = _first_attacker(rv, obs, hands, dealer, d == 0, prev_fool)
         if tracing:
             _emit(trace, tn, T_DEAL, dealer, fa, d)
