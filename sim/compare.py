@@ -25,6 +25,8 @@ from sim.rules import Rules
 from sim.stats import Z95
 
 Z80 = 0.8416212335729143  # power 80% for the minimum detectable effect
+UNITS = {"bouts": "bouts", "fool_cards": "cards"}
+COUNTS = tuple(UNITS)  # metrics that are counts, not rates
 
 
 @dataclass
@@ -43,14 +45,28 @@ def _metric_names(arm: Arm, n: int) -> list[tuple[str, str]]:
         names.append((f"fool_role{k}", f"fool rate of {who}"))
         names.append((f"escaped_role{k}", f"escape rate of {who}"))
     names += [("draw", "draw rate"), ("first_attacker_fool", "fool rate of the first attacker"),
+              ("first_defender_fool", "fool rate of the first defender"),
               ("six_holder_fool", "fool rate of the player dealt the trump six"),
-              ("bouts", "game length (bouts)")]
+              ("ace_holder_fool", "fool rate of the player dealt the trump ace"),
+              ("bouts", "game length (bouts)"), ("fool_cards", "cards left in the fool's hand")]
     return names
 
 
-def metric_matrix(recs: np.ndarray, n: int, r: int) -> np.ndarray:
+def first_defender(recs: np.ndarray, n: int, teams) -> np.ndarray:
+    """RUL-5: the first bout's defender, the next seat clockwise of another team."""
+    fa = recs["first_attacker"].astype(np.int64)
+    if teams is None:
+        return (fa + 1) % n
+    ids = np.asarray(teams)
+    fd = (fa + 1) % n
+    same = ids[fd] == ids[fa]
+    fd[same] = (fa[same] + 2) % n
+    return fd
+
+
+def metric_matrix(recs: np.ndarray, n: int, r: int, teams=None) -> np.ndarray:
     """games x metrics; NaN where a metric does not apply to a game (e.g. no trump six dealt)."""
-    m = np.full((len(recs), 2 * n + 4), np.nan)
+    m = np.full((len(recs), 2 * n + 7), np.nan)
     fin = ~recs["unfinished"]
     out = recs["outcome"].astype(np.int64)
     for k in range(n):
@@ -59,11 +75,17 @@ def metric_matrix(recs: np.ndarray, n: int, r: int) -> np.ndarray:
         m[:, 2 * k + 1] = out[:, seat] == 0
     m[:, 2 * n] = recs["draw"]
     fa = recs["first_attacker"].astype(np.int64)
-    m[:, 2 * n + 1] = out[np.arange(len(recs)), fa] == 2
-    sh = recs["six_holder"].astype(np.int64) if "six_holder" in recs.dtype.names else np.full(len(recs), -1)
-    has = sh >= 0
-    m[has, 2 * n + 2] = out[np.arange(len(recs))[has], sh[has]] == 2
-    m[:, 2 * n + 3] = recs["bouts"]
+    rows = np.arange(len(recs))
+    m[:, 2 * n + 1] = out[rows, fa] == 2
+    fd = first_defender(recs, n, teams)
+    m[:, 2 * n + 2] = out[rows, fd] == 2
+    for col, field in ((2 * n + 3, "six_holder"), (2 * n + 4, "ace_holder")):
+        h = recs[field].astype(np.int64)
+        has = h >= 0
+        m[has, col] = out[rows[has], h[has]] == 2
+    m[:, 2 * n + 5] = recs["bouts"]
+    lost = ~recs["draw"]
+    m[lost, 2 * n + 6] = recs["fool_cards"][lost]
     m[~fin] = np.nan
     return m
 
@@ -144,7 +166,9 @@ class Comparison:
             i, s0, cnt = j
             ra = to_records(runners[i][0].play_raw(self.seed, s0, cnt))
             rb = to_records(runners[i][1].play_raw(self.seed if self.seed_b is None else self.seed_b, s0, cnt))
-            return metric_matrix(ra, n, shifts[i]), metric_matrix(rb, n, shifts[i])
+            ta = self.a.rules.team_ids() if self.a.rules.teams else None
+            tb = self.b.rules.team_ids() if self.b.rules.teams else None
+            return metric_matrix(ra, n, shifts[i], ta), metric_matrix(rb, n, shifts[i], tb)
 
         threads = self.threads or os.cpu_count() or 1
         done = 0
@@ -197,29 +221,33 @@ class Comparison:
         if metric not in df.index:
             raise ExperimentError(f"unknown or empty metric {metric!r}; choose one of: {', '.join(df.index)}")
         row = df.loc[metric]
-        unit = "bouts" if metric == "bouts" else "points"
-        scale = 1 if metric == "bouts" else 100
+        unit = {"bouts": "bouts", "fool_cards": "cards"}.get(metric, "points")
+        scale = 1 if metric in COUNTS else 100
         d, hw, mde = scale * row["diff"], scale * (row["hi"] - row["lo"]) / 2, scale * row["mde"]
         what = row["description"]
         a, b = self.a.label, self.b.label
+        if (df["diff"] == 0).all() and (df["paired_se"] == 0).all():
+            return (f"{a} and {b} played identical games in all {int(row['games']):,} deals: with these "
+                    f"strategies the rule never came into play, so this experiment cannot say whether it "
+                    f"matters; try strategies that reach the situation.")
         if row["significant"]:
             direction = "higher" if d > 0 else "lower"
             text = (f"With {a}, the {what} is {abs(d):.2f} ± {hw:.2f} {unit} {direction} than with {b} "
-                    f"({scale * row['a']:.2f} vs {scale * row['b']:.2f}{'' if unit == 'bouts' else '%'}, "
+                    f"({scale * row['a']:.2f} vs {scale * row['b']:.2f}{'' if unit != 'points' else '%'}, "
                     f"95% interval of the difference [{scale * row['lo']:.2f}, {scale * row['hi']:.2f}], "
                     f"Holm-adjusted p = {row['p_holm']:.2g}, {int(row['games']):,} paired games); "
                     f"the effect is real at this sample size.")
         else:
             text = (f"No detectable difference in the {what} between {a} and {b}: "
-                    f"{scale * row['a']:.2f} vs {scale * row['b']:.2f}{'' if unit == 'bouts' else '%'}, difference "
+                    f"{scale * row['a']:.2f} vs {scale * row['b']:.2f}{'' if unit != 'points' else '%'}, difference "
                     f"{d:+.2f} ± {hw:.2f} {unit} (Holm-adjusted p = {row['p_holm']:.2g}); with "
                     f"{int(row['games']):,} paired games the experiment could have detected about "
                     f"{mde:.2f} {unit} (80% power).")
         others = [k for k in df.index[df["significant"]] if k != metric]
         if others:
             text += " Other real differences: " + "; ".join(
-                f"{df.loc[k, 'description']} {('%+.2f' % ((1 if k == 'bouts' else 100) * df.loc[k, 'diff']))}"
-                f" {'bouts' if k == 'bouts' else 'points'}" for k in others) + "."
+                f"{df.loc[k, 'description']} {('%+.2f' % ((1 if k in COUNTS else 100) * df.loc[k, 'diff']))}"
+                f" {UNITS.get(k, 'points')}" for k in others) + "."
         nar = row["narrowing"]
         if nar > 0.005:
             text += f" Playing both arms on the same deals made this interval {100 * nar:.0f}% narrower than " \
@@ -236,11 +264,11 @@ class Comparison:
                  "| metric | A | B | difference [95% interval] | p (Holm) | detectable | paired narrower by |",
                  "|---|---|---|---|---|---|---|"]
         for k, r in df.iterrows():
-            sc = 1 if k == "bouts" else 100
+            sc = 1 if k in COUNTS else 100
             lines.append(f"| {r['description']} | {sc * r['a']:.3f} | {sc * r['b']:.3f} | "
                          f"{sc * r['diff']:+.3f} [{sc * r['lo']:+.3f}, {sc * r['hi']:+.3f}] | {r['p_holm']:.3g} | "
                          f"{sc * r['mde']:.3f} | {100 * r['narrowing']:.0f}% |")
-        lines += ["", "Rates in percent, length in bouts. 'detectable' is the difference this sample would find "
+        lines += ["", "Rates in percent, length in bouts, leftover cards in cards. 'detectable' is the difference this sample would find "
                   "with 80% power at the 5% level."]
         return "\n".join(lines) + "\n"
 
@@ -278,7 +306,7 @@ def plot_comparison(c: Comparison, path: Path | None = None):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    df = c.table().drop(index="bouts", errors="ignore")
+    df = c.table().drop(index=list(COUNTS), errors="ignore")
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(df) + 1.5))
     y = np.arange(len(df))
     d = 100 * df["diff"].to_numpy()

@@ -65,7 +65,9 @@ def decide(sid, kind, obs, legal, params, rng):
 F_OUTCOME, F_PLACE, F_TAKEN = 17, 23, 29
 F_UNFINISHED = 35
 F_SIX_HOLDER = 36  # the seat dealt the six of trumps (-1: it is the face-up card)
-F_SIZE = 37
+F_ACE_HOLDER = 37  # the seat dealt the ace of trumps (-1: it is the face-up card)
+F_FOOL_CARDS = 38  # cards left in the losing hand(s) at the end
+F_SIZE = 39
 OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
 ERR_ILLEGAL = 1
 MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded as unfinished
@@ -568,6 +570,7 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
                         rec[F_OUTCOME + s] = OUT_FOOL
                         if not (out >> s) & 1:
                             rec[F_PLACE + s] = n
+                            rec[F_FOOL_CARDS] += popcount(hands[s])
                             if rec[F_FOOL] < 0:
                                 rec[F_FOOL] = s
             return
@@ -722,9 +725,12 @@ def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, t
             for i in range(36):
                 deck_out[d, i] = deck[i]
         rec[F_SIX_HOLDER] = -1
+        rec[F_ACE_HOLDER] = -1
         for s in range(n):
             if (hands[s] >> obs[O_TRUMP_SUIT]) & 1:
                 rec[F_SIX_HOLDER] = s
+            if (hands[s] >> (32 + obs[O_TRUMP_SUIT])) & 1:
+                rec[F_ACE_HOLDER] = s
         fa = _first_attacker(rv, obs, hands, dealer, d == 0, prev_fool)
         if tracing:
             _emit(trace, tn, T_DEAL, dealer, fa, d)

@@ -15,7 +15,8 @@ RECORD_DTYPE = np.dtype([
     ("game", np.int64), ("series", np.int64), ("deal", np.int16), ("dealer", np.int8),
     ("first_attacker", np.int8), ("fool", np.int8), ("losing_team", np.int8), ("draw", np.bool_),
     ("unfinished", np.bool_), ("bouts", np.int16), ("exchange_seat", np.int8), ("transfers", np.int16),
-    ("pogony_seat", np.int8), ("last_lead_sixes", np.int8), ("six_holder", np.int8),
+    ("pogony_seat", np.int8), ("last_lead_sixes", np.int8), ("six_holder", np.int8), ("ace_holder", np.int8),
+    ("fool_cards", np.int16),
     ("outcome", np.int8, (6,)), ("place", np.int8, (6,)), ("taken", np.int16, (6,)),
 ])
 
@@ -23,7 +24,8 @@ _SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": 
             "first_attacker": E.F_FIRST_ATTACKER, "fool": E.F_FOOL, "losing_team": E.F_LOSING_TEAM,
             "draw": E.F_DRAW, "unfinished": E.F_UNFINISHED, "bouts": E.F_BOUTS,
             "exchange_seat": E.F_EXCHANGE_SEAT, "transfers": E.F_TRANSFERS, "pogony_seat": E.F_POGONY_SEAT,
-            "last_lead_sixes": E.F_LAST_LEAD_SIXES, "six_holder": E.F_SIX_HOLDER}
+            "last_lead_sixes": E.F_LAST_LEAD_SIXES, "six_holder": E.F_SIX_HOLDER,
+            "ace_holder": E.F_ACE_HOLDER, "fool_cards": E.F_FOOL_CARDS}
 
 
 def to_records(raw: np.ndarray) -> np.ndarray:
