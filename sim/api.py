@@ -29,15 +29,15 @@ def run(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None
 
 def compare(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b: dict | None = None,
             strategies=("greedy",), a_strategies=None, b_strategies=None, toggles: dict | None = None,
-            games: int = 200_000, seed: int = 1, labels=None, **kw) -> Comparison:
+            games: int = 200_000, seed: int = 1, labels=None, paths=(), **kw) -> Comparison:
     """Two rule sets (toggle dicts a, b on top of `toggles`) or line-ups on the same deals."""
     ra = R.resolve(family, players, {**(toggles or {}), **(a or {})})
     rb = R.resolve(family, players, {**(toggles or {}), **(b or {})})
     la = labels[0] if labels else (", ".join(f"{k}={R.format_value(v)}" for k, v in (a or {}).items()) or "A")
     lb = labels[1] if labels else (", ".join(f"{k}={R.format_value(v)}" for k, v in (b or {}).items()) or "B")
-    arm_a = Arm(la, ra, batch.make_lineup(ra, a_strategies or strategies))
-    arm_b = Arm(lb, rb, batch.make_lineup(rb, b_strategies or strategies))
-    return Comparison(arm_a, arm_b, seed=seed, games=games, **kw).run()
+    arm_a = Arm(la, ra, batch.make_lineup(ra, a_strategies or strategies, paths))
+    arm_b = Arm(lb, rb, batch.make_lineup(rb, b_strategies or strategies, paths))
+    return Comparison(arm_a, arm_b, seed=seed, games=games, paths=tuple(paths), **kw).run()
 
 
 def tournament(family: str, strategies, players: int = 2, toggles: dict | None = None, games: int = 20_000,

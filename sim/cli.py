@@ -174,7 +174,7 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
         if ra == rb and [s.label for s in sa] == [s.label for s in sb]:
             click.echo("note: the two arms are identical; expect no difference", err=True)
         c = Comparison(Arm(label_a, ra, sa), Arm(label_b, rb, sb), seed=seed, games=games, rotate=rotate,
-                       threads=threads or None)
+                       threads=threads or None, paths=tuple(paths))
         prog, update = _progress(not as_json and sys.stderr.isatty())
         if prog:
             with prog:
@@ -279,6 +279,26 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
 
 
 @main.command()
+@click.argument("name")
+@click.option("--scale", default=1.0, show_default=True, help="Shrink every experiment (e.g. 0.01 for a quick look).")
+@click.option("--seed", default=2026, show_default=True)
+@click.option("--threads", default=0)
+def settle(name, scale, seed, threads):
+    """Regenerate a settled argument in results/NAME (or `all` of them) and the index results/README.md."""
+    from sim import settle as S
+    names = list(S.QUESTIONS) if name == "all" else [name]
+    for n in names:
+        if n not in S.QUESTIONS:
+            raise Fail(f"unknown question {n!r}; choose one of: all, {', '.join(S.QUESTIONS)}")
+    for n in names:
+        t0 = time.time()
+        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None)
+        verdict = json.loads((folder / "summary.json").read_text())["verdict"]
+        click.echo(f"{n}: {verdict}\n  -> {folder} ({time.time() - t0:.0f} s)")
+    S.write_index()
+
+
+@main.command()
 @click.argument("file", type=click.File("r"))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def judge(file, as_json):
@@ -322,6 +342,30 @@ def rules_cmd(as_json):
     for t in table:
         click.echo(f"{t['toggle']}  ({t['rule']})\n    {t['doc']}\n    values: {' | '.join(t['values'])}")
         click.echo("    defaults: " + ", ".join(f"{f}={v}" for f, v in t["defaults"].items()))
+
+
+@main.command("strategies")
+@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False),
+              help="Also list the strategy files of this folder.")
+@click.option("--json", "as_json", is_flag=True, help="Print a machine-readable list.")
+def strategies_cmd(paths, as_json):
+    """List every strategy: its one-line description, the families it plays and its parameters."""
+    from sim import dispatch
+    try:
+        infos = [dispatch.info(n, paths) for n in sorted(dispatch.discover(paths))]
+    except dispatch.StrategyError as e:
+        raise Fail(str(e)) from None
+    if as_json:
+        click.echo(json.dumps([{"name": i.name, "description": i.description, "families": list(i.families),
+                                "params": {k: {"default": v[0], "low": v[1], "high": v[2], "doc": v[3]}
+                                           for k, v in i.params.items()},
+                                "path": str(i.path)} for i in infos], indent=1))
+        return
+    for i in infos:
+        click.echo(f"{i.name}  ({', '.join(i.families) or 'all families'})\n    {i.description}")
+        for k, (d, lo, hi, doc) in i.params.items():
+            click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
+    click.echo("\nUse: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
 
 
 BENCH_CASES = (

@@ -132,6 +132,7 @@ class Comparison:
     threads: int | None = None
     out: Path | None = None
     seed_b: int | None = None  # None: arm B plays the same deals (paired); else independent deals
+    paths: tuple = ()  # folders of user strategies
     names: list = field(init=False)
     sums: PairedSums = field(init=False)
     seconds: float = field(init=False, default=0.0)
@@ -156,7 +157,8 @@ class Comparison:
 
         def lineup(arm, r):
             return [arm.seats[(s - r) % n] for s in range(n)]
-        runners = [(Runner(self.a.rules, lineup(self.a, r)), Runner(self.b.rules, lineup(self.b, r)))
+        runners = [(Runner(self.a.rules, lineup(self.a, r), self.paths),
+                    Runner(self.b.rules, lineup(self.b, r), self.paths))
                    for r in shifts]
         per_rot = -(-self.games // len(runners))
         jobs = [(i, s0, min(self.chunk, per_rot - s0)) for s0 in range(0, per_rot, self.chunk)

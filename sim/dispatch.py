@@ -24,7 +24,7 @@ import numba
 ROOT = Path(__file__).resolve().parent.parent
 BUILTIN_DIR = ROOT / "strategies"
 KINDS = ("attack", "cover", "throw_in", "transfer", "exchange")
-ALWAYS = ("greedy", "random")  # compiled into every engine so most runs share one cache
+ALWAYS = ("greedy", "random")  # the baseline every engine has
 
 
 class StrategyError(ValueError):
@@ -112,7 +112,9 @@ def info(name: str, paths=()) -> StrategyInfo:
 def _digest(paths: list[Path]) -> str:
     h = hashlib.sha256()
     h.update(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
-    for p in [Path(__file__).parent / f for f in ("engine.py", "lib.py", "rules.py", "dispatch.py")] + paths:
+    # shared helper modules next to the strategies (files starting with '_') are compiled into the engine too
+    helpers = sorted({h for q in paths for h in Path(q).parent.glob("_*.py")})
+    for p in [Path(__file__).parent / f for f in ("engine.py", "lib.py", "rules.py", "dispatch.py")] + paths + helpers:
         h.update(str(p).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
@@ -139,7 +141,10 @@ _ENGINES: dict[tuple, ModuleType] = {}
 
 def engine_for(names, paths=()) -> tuple[ModuleType, list[str]]:
     """The compiled engine module for a line-up and the strategy order its ids follow."""
-    key = (tuple(sorted(set(names) | set(ALWAYS))), tuple(str(p) for p in paths))
+    # every discovered strategy goes into one engine, so any line-up (a tournament's pairs, a
+    # comparison's arms) reuses the same compiled and cached code; it recompiles only when a
+    # strategy file, the core or the set of strategies changes
+    key = (tuple(sorted(set(names) | set(ALWAYS) | set(discover(paths)))), tuple(str(p) for p in paths))
     if key in _ENGINES:
         return _ENGINES[key], list(key[0])
     infos = [info(n, paths) for n in key[0]]
