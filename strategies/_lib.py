@@ -1,0 +1,464 @@
+"""Shared compiled heuristics for the strategy library (not a strategy: the name starts with '_').
+
+Every heuristic strategy of ``strategies/`` is a thin file that calls the five ``h_*``
+functions below with a *knob tuple*: a ``UniTuple(float64, NK)`` built from constants and the
+strategy's own ``params``. One knob tuple type means numba compiles each ``h_*`` function once
+for the whole library, so an engine holding every strategy compiles about as fast as one
+holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
+NRT): hands and sets are int64 card bitmasks (bit ``rank*4 + suit``, see ``sim.lib``).
+
+Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw):
+
+- ``TRUMP_LEAD_TALON``: lead / add trumps to a lead only when talon <= this (-1: only when forced).
+- ``PAIR_LEAD_TALON``: throw-in families: lead every card of the chosen rank (not just one) when
+  talon <= this (36: always, -1: never).
+- ``DUMP_TALON``, ``DUMP_HAND``: simple durak: lead the largest legal set (triple / five) when
+  talon <= DUMP_TALON or hand >= DUMP_HAND; otherwise ``SETS_EARLY`` decides (0: a single, 1: the
+  largest set). Throw-in families: when talon <= DUMP_TALON, throw in cards of any rank.
+- ``SETS_EARLY``: see above.
+- ``TAKE_HIGH_TALON``, ``HIGH_RANK``, ``HIGH_TRUMP_RANK``, ``TAKE_MAX_PICKUP``: defence: while
+  talon >= TAKE_HIGH_TALON and taking means picking up at most TAKE_MAX_PICKUP cards, take rather
+  than cover with a non-trump of rank index >= HIGH_RANK or a trump of rank index >= HIGH_TRUMP_RANK
+  (rank index 0 = six ... 8 = ace).
+- ``LONE_TRUMP``: the same, also for covering with one's only trump if its rank index >= this (99: off).
+- ``TAKE_TRUMP_TALON``: take (rather than cover) a trump attack while talon >= this (99: never).
+- ``KEEP_ACE``: 1: keep the trump ace for last: never lead, throw in or cover with it while other
+  options exist and talon > 0 (it is the one card nobody can beat).
+- ``TRANSFER``: perevodnoy: 0 never transfer; 1 transfer by showing when allowed, else by laying
+  a non-trump; 2 also lay trumps.
+- ``THROW_TRUMP_TALON``: throw in trumps only when talon <= this.
+- ``THROW_MAX_RANK``: while talon > DUMP_TALON, throw in non-trumps of rank index <= this only.
+- ``EXCHANGE_MIN_RANK``: exchange the trump six when the face-up trump's rank index >= this (1 = always).
+- ``COUNT``, ``COUNT_P``: while talon <= COUNT (-1: never), estimate from everything shown (discard, table, known hands, trump
+  card) the chance the defender cannot beat a card, and lead / throw in a card whose chance is
+  >= COUNT_P (cheapest first) before the plain cheapest choice.
+- ``ENDGAME``: 1: two players left and the talon empty: every card is known; lead (a set
+  containing) a card the opponent cannot beat, throw in such cards first.
+- ``MATCH``: simple durak defence: 1: assign covers to the whole set (strongest attack card first,
+  cheapest beater each) and take at once when the set cannot be covered (take-all rule); 0:
+  cover card by card with the cheapest beater (like greedy).
+"""
+import numpy as np
+from numba import njit
+
+from sim.lib import (
+    FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
+    O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
+    O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, beaters, bit, lowest, popcount,
+)
+from sim.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
+    R_TWO_PAIR_SIZE
+
+(TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
+ TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON, THROW_MAX_RANK,
+ EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH) = range(20)
+NK = 20
+
+# greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
+BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
+              "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
+              "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
+              "MATCH")
+
+
+def knobs(**changes):
+    """BASE with some knobs changed, as a float tuple (for building constants in Python)."""
+    k = list(BASE)
+    for name, v in changes.items():
+        k[KNOB_NAMES.index(name)] = float(v)
+    return tuple(k)
+
+
+# ---- small card helpers ------------------------------------------------------------------------
+@njit(_nrt=False)
+def trumps_of(obs):
+    return NIBBLE_LOW << obs[O_TRUMP_SUIT]
+
+
+@njit(_nrt=False)
+def value(c, trump):
+    """Cheap-to-dear order: non-trumps by rank (0..8), then trumps (9..17)."""
+    return (c >> 2) + (9 if (c & 3) == trump else 0)
+
+
+@njit(_nrt=False)
+def cheapest(mask, tr):
+    """The cheapest card of a mask (lowest non-trump, else lowest trump); -1 if empty."""
+    if mask == 0:
+        return np.int64(-1)
+    plain = mask & ~tr
+    if plain:
+        return lowest(plain)
+    return lowest(mask)
+
+
+@njit(_nrt=False)
+def trump_ace(obs):
+    return np.int64(1) << (32 + obs[O_TRUMP_SUIT])
+
+
+@njit(_nrt=False)
+def n_active(obs):
+    return obs[O_N] - popcount(obs[O_OUT])
+
+
+@njit(_nrt=False)
+def unseen(obs):
+    """Cards whose place the seat to move does not know: not in its hand, not discarded, not on the
+    table, not known in another hand, not the face-up trump card under the talon."""
+    me = obs[O_SEAT]
+    m = FULL & ~obs[O_HAND] & ~obs[O_DISCARD] & ~obs[O_TABLE_MASK]
+    for s in range(obs[O_N]):
+        if s != me:
+            m &= ~obs[O_KNOWN + s]
+    if obs[O_TRUMP_IN_TALON]:
+        m &= ~(np.int64(1) << obs[O_TRUMP_CARD])
+    return m
+
+
+@njit(_nrt=False)
+def p_cannot_beat(obs, card, seat, hidden):
+    """Chance that `seat` holds no card beating `card`, if the unknown part of its hand is a uniform
+    draw from `hidden` (exact with two players and an empty talon)."""
+    b = beaters(card, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+    kn = obs[O_KNOWN + seat]
+    if b & kn:
+        return 0.0
+    nb = popcount(b & hidden)
+    if nb == 0:
+        return 1.0
+    h = obs[O_HAND_SIZE + seat] - popcount(kn)
+    u = popcount(hidden)
+    p = 1.0
+    for i in range(h):
+        if u - nb - i <= 0:
+            return 0.0
+        p *= (u - nb - i) / (u - i)
+    return p
+
+
+@njit(_nrt=False)
+def best_unbeatable(obs, cand, seat, thr):
+    """The card of `cand` the defender is least likely to beat, if that chance is >= thr (cheaper
+    cards win ties); -1 otherwise."""
+    hidden = unseen(obs)
+    trump = obs[O_TRUMP_SUIT]
+    best = np.int64(-1)
+    bs = -1.0
+    m = cand
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        p = p_cannot_beat(obs, c, seat, hidden)
+        if p >= thr:
+            s = p - 0.001 * value(c, trump)
+            if s > bs:
+                bs = s
+                best = c
+    return best
+
+
+@njit(_nrt=False)
+def is_endgame2(obs):
+    return obs[O_TALON] == 0 and n_active(obs) == 2
+
+
+# ---- simple-durak sets ----------------------------------------------------------------------------
+@njit(_nrt=False)
+def _cheap_pair(pool, tr):
+    """The cheapest two cards of one rank in pool (non-trump ranks first); 0 if none."""
+    best = np.int64(0)
+    bv = 999
+    for r in range(9):
+        m = pool & RANK_MASKS[r]
+        if popcount(m) >= 2:
+            a = cheapest(m, tr)
+            b = cheapest(m & ~bit(a), tr)
+            v = r + (9 if (bit(a) | bit(b)) & tr else 0)
+            if v < bv:
+                bv = v
+                best = bit(a) | bit(b)
+    return best
+
+
+@njit(_nrt=False)
+def build_set(pool, hand, must, size, single_or_pair, tr):
+    """A legal simple-durak set of exactly `size` cards from pool (plus `must`, a card that has to be
+    in it, -1 for none): the cheapest pair(s) and the cheapest fillers. 0 if impossible."""
+    s = np.int64(0)
+    need_pairs = 1 if size <= 3 else 2
+    if single_or_pair:
+        need_pairs = 1
+    avail = pool & ~(bit(must) if must >= 0 else np.int64(0))
+    if must >= 0:
+        mates = hand & RANK_MASKS[must >> 2] & ~bit(must)
+        mp = mates & pool
+        if mp == 0:
+            mp = mates
+        if mp:
+            s = bit(must) | bit(cheapest(mp, tr))
+            need_pairs -= 1
+            avail &= ~s
+    for _ in range(need_pairs):
+        p = _cheap_pair(avail, tr)
+        if p == 0:
+            return np.int64(0)
+        s |= p
+        avail &= ~p
+    if must >= 0 and not (s >> must) & 1:
+        s |= bit(must)
+    while popcount(s) < size:
+        c = cheapest(avail, tr)
+        if c < 0:
+            return np.int64(0)
+        s |= bit(c)
+        avail &= ~bit(c)
+    if popcount(s) != size:
+        return np.int64(0)
+    return s
+
+
+@njit(_nrt=False)
+def largest_set(obs, pool, hand, must, tr):
+    """The largest legal set (two-pair size, then 3 / a pair) from pool; 0 if none."""
+    cap = obs[O_LIMIT]
+    if obs[O_RULES + R_SETS_SINGLE_OR_PAIR]:
+        if cap >= 2:
+            return build_set(pool, hand, must, 2, True, tr)
+        return np.int64(0)
+    tp = obs[O_RULES + R_TWO_PAIR_SIZE]
+    if cap >= tp:
+        s = build_set(pool, hand, must, tp, False, tr)
+        if s:
+            return s
+    if cap >= 3:
+        return build_set(pool, hand, must, 3, False, tr)
+    return np.int64(0)
+
+
+# ---- decisions ----------------------------------------------------------------------------------------
+@njit(_nrt=False)
+def _lead_pool(obs, k, hand, tr):
+    pool = hand
+    if obs[O_TALON] > k[TRUMP_LEAD_TALON] and hand & ~tr:
+        pool = hand & ~tr
+    if k[KEEP_ACE] > 0 and pool & ~trump_ace(obs):
+        pool &= ~trump_ace(obs)
+    return pool
+
+
+@njit(_nrt=False)
+def h_attack(obs, k):
+    hand = obs[O_HAND]
+    tr = trumps_of(obs)
+    talon = obs[O_TALON]
+    dfn = obs[O_DEFENDER]
+    pool = _lead_pool(obs, k, hand, tr)
+    end2 = k[ENDGAME] > 0 and is_endgame2(obs)
+    if obs[O_RULES + R_MODE] == MODE_PROSTOY:
+        cap = obs[O_LIMIT]
+        if end2:
+            x = best_unbeatable(obs, hand, dfn, 0.999)
+            if x >= 0:
+                s = largest_set(obs, hand, hand, x, tr)
+                if s:
+                    return s
+                return bit(x)
+            if popcount(hand) <= cap and largest_set(obs, hand, hand, -1, tr) == hand:
+                return hand
+        dump = talon <= k[DUMP_TALON] or popcount(hand) >= k[DUMP_HAND] or k[SETS_EARLY] > 0
+        if dump:
+            s = largest_set(obs, pool, hand, -1, tr)
+            if s:
+                return s
+        if talon <= k[COUNT]:
+            x = best_unbeatable(obs, pool, dfn, k[COUNT_P])
+            if x >= 0:
+                return bit(x)
+        return bit(cheapest(pool, tr))
+    # podkidnoy / perevodnoy: one rank
+    lead = np.int64(-1)
+    plain = pool & ~tr if pool & ~tr else pool  # forcing a take of a trump hands the defender a trump
+    if end2:
+        lead = best_unbeatable(obs, plain, dfn, 0.999)
+    if lead < 0 and talon <= k[COUNT]:
+        lead = best_unbeatable(obs, plain, dfn, k[COUNT_P])
+    if lead < 0:
+        lead = cheapest(pool, tr)
+    s = bit(lead)
+    if obs[O_RULES + R_LEAD_SINGLE] or talon > k[PAIR_LEAD_TALON]:
+        return s
+    more = hand & RANK_MASKS[lead >> 2] & ~s
+    if not (bit(lead) & tr) and talon > k[TRUMP_LEAD_TALON]:
+        more &= ~tr
+    if k[KEEP_ACE] > 0 and talon > 0:
+        more &= ~trump_ace(obs)
+    cap = obs[O_LIMIT]
+    while more and popcount(s) < cap:
+        c = cheapest(more, tr)
+        s |= bit(c)
+        more &= ~bit(c)
+    return s
+
+
+@njit(_nrt=False)
+def _expensive(obs, k, c, tr, hand):
+    """Is covering with c spending a card worth keeping (knobs HIGH_RANK, HIGH_TRUMP_RANK, LONE_TRUMP)?"""
+    if bit(c) & tr:
+        if (c >> 2) >= k[HIGH_TRUMP_RANK]:
+            return True
+        return popcount(hand & tr) == 1 and (c >> 2) >= k[LONE_TRUMP]
+    return (c >> 2) >= k[HIGH_RANK]
+
+
+@njit(_nrt=False)
+def _pick_cover(obs, k, legal, tr):
+    """Cheapest legal cover: same suit first, then the lowest trump; the trump ace last (KEEP_ACE)."""
+    pool = legal
+    if k[KEEP_ACE] > 0 and pool & ~trump_ace(obs):
+        pool &= ~trump_ace(obs)
+    return cheapest(pool, tr)
+
+
+@njit(_nrt=False)
+def _match(obs, hand, tr, target):
+    """Simple durak: assign covers to every uncovered attack card, strongest first, each the cheapest
+    beater left. Returns the beater for slot `target`, or -1 if some card cannot be covered."""
+    trump = obs[O_TRUMP_SUIT]
+    six = obs[O_RULES + R_SIX_BEATS_ACE] != 0
+    n = obs[O_NTABLE]
+    todo = np.int64(0)
+    for i in range(n):
+        if obs[O_TABLE_COV + i] < 0:
+            todo |= np.int64(1) << i
+    avail = hand
+    mine = np.int64(-1)
+    while todo:
+        bi = -1
+        bv = -1
+        t = todo
+        while t:
+            i = lowest(t)
+            t &= t - 1
+            v = value(obs[O_TABLE_ATT + i], trump)
+            if v > bv:
+                bv = v
+                bi = i
+        todo &= ~(np.int64(1) << bi)
+        opts = beaters(obs[O_TABLE_ATT + bi], trump, six) & avail
+        if opts == 0:
+            return np.int64(-1)
+        c = cheapest(opts, tr)
+        avail &= ~bit(c)
+        if bi == target:
+            mine = c
+    return mine
+
+
+@njit(_nrt=False)
+def h_cover(obs, legal, k):
+    if legal == 0:
+        return np.int64(NO_CARD)
+    hand = obs[O_HAND]
+    tr = trumps_of(obs)
+    talon = obs[O_TALON]
+    tgt = obs[O_COVER_TARGET]
+    a = obs[O_TABLE_ATT + tgt]
+    early = talon >= k[TAKE_HIGH_TALON]
+    if obs[O_RULES + R_MODE] == MODE_PROSTOY:
+        partial = obs[O_RULES + R_PARTIAL] != 0
+        c = _pick_cover(obs, k, legal, tr)
+        if k[MATCH] > 0:
+            m = _match(obs, hand, tr, tgt)
+            if m >= 0 and (legal >> m) & 1:
+                c = m
+            elif not partial:
+                return np.int64(NO_CARD)  # the set cannot be covered: take at once
+        n = obs[O_NTABLE]
+        if not partial:
+            if tgt == 0 and n <= k[TAKE_MAX_PICKUP] and early:
+                # judge the whole set once, before the first cover
+                t = hand
+                for i in range(n):
+                    opts = beaters(obs[O_TABLE_ATT + i], obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0) & t
+                    if opts == 0:
+                        return np.int64(NO_CARD)
+                    ci = _match(obs, t, tr, i) if k[MATCH] > 0 else cheapest(opts, tr)
+                    if ci < 0:
+                        return np.int64(NO_CARD)
+                    if _expensive(obs, k, ci, tr, hand):
+                        return np.int64(NO_CARD)
+                    if (bit(obs[O_TABLE_ATT + i]) & tr) and talon >= k[TAKE_TRUMP_TALON]:
+                        return np.int64(NO_CARD)
+            return c
+        if early and _expensive(obs, k, c, tr, hand):
+            return np.int64(NO_CARD)
+        if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
+            return np.int64(NO_CARD)
+        return c
+    c = _pick_cover(obs, k, legal, tr)
+    pickup = popcount(obs[O_TABLE_MASK])
+    if pickup <= k[TAKE_MAX_PICKUP]:
+        if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
+            return np.int64(NO_CARD)
+        if early and _expensive(obs, k, c, tr, hand):
+            return np.int64(NO_CARD)
+    if k[KEEP_ACE] > 0 and c == lowest(trump_ace(obs)) and talon > 0 and pickup <= 2:
+        return np.int64(NO_CARD)
+    return c
+
+
+@njit(_nrt=False)
+def h_throw_in(obs, legal, k):
+    if legal == 0:
+        return np.int64(NO_CARD)
+    tr = trumps_of(obs)
+    talon = obs[O_TALON]
+    hand = obs[O_HAND]
+    dfn = obs[O_DEFENDER]
+    ok = legal
+    if talon > k[THROW_TRUMP_TALON]:
+        ok &= ~tr
+    if talon > k[DUMP_TALON]:
+        lim = np.int64(k[THROW_MAX_RANK])
+        m = np.int64(0)
+        for r in range(9):
+            if r <= lim:
+                m |= RANK_MASKS[r]
+        ok &= m | tr
+    if k[KEEP_ACE] > 0 and talon > 0:
+        ok &= ~trump_ace(obs)
+    if obs[O_TAKING]:
+        return cheapest(ok, tr)
+    if k[ENDGAME] > 0 and is_endgame2(obs):
+        x = best_unbeatable(obs, ok, dfn, 0.999)
+        if x >= 0:
+            return x
+    if talon <= k[COUNT]:
+        x = best_unbeatable(obs, ok, dfn, k[COUNT_P])
+        if x >= 0:
+            return x
+    return cheapest(ok, tr)
+
+
+@njit(_nrt=False)
+def h_transfer(obs, legal, k):
+    mode = k[TRANSFER]
+    if mode <= 0:
+        return np.int64(NO_CARD)
+    tr = trumps_of(obs)
+    show = obs[O_SHOW_LEGAL]
+    if show:
+        return cheapest(show, tr) + SHOW
+    plain = legal & ~tr
+    if plain:
+        return lowest(plain)
+    if mode >= 2 and legal:
+        return lowest(legal)
+    return np.int64(NO_CARD)
+
+
+@njit(_nrt=False)
+def h_exchange(obs, k):
+    return np.int64(1) if (obs[O_TRUMP_CARD] >> 2) >= k[EXCHANGE_MIN_RANK] else np.int64(0)

@@ -1,0 +1,44 @@
+"""counting: card counting — attack and throw in what the defender probably cannot beat.
+
+Common tactic of strong players ("remember what has gone out"), made exact: every card shown to
+all is accounted for — the discard (cards seen going out), the table, the cards known in each
+hand (picked up from the table, the drawn face-up trump, an exchanged card) and the face-up trump
+under the talon. The *unseen* set is all 36 minus own hand minus discard minus table minus cards
+known in other hands (minus the face-up trump while it lies under the talon). The defender's
+unknown cards are treated as a uniform draw from the unseen set, which gives for each candidate
+card the chance that he holds none of its beaters (exact with two players and an empty talon).
+
+Attack: lead the one card with the highest such chance if it is >= ``p`` (cheaper cards win ties),
+else the cheapest non-trump like greedy; only non-trumps are candidates while any is left (forcing
+the defender to take a trump hands him a trump). Throw in the same way among the legal non-trumps
+(trumps too once the talon is empty). ``talon_at_most`` limits counting to the late game. Two
+players with an empty talon: lead / throw in a surely unbeatable card first, in simple durak inside
+the largest set (seed 002's endgame advice). Defence and exchange are greedy's.
+"""
+from numba import njit
+
+from strategies._lib import h_attack, h_throw_in
+
+NAME = "counting"
+DESCRIPTION = "Counts every shown card; leads and throws in cards the defender probably cannot beat."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+PARAMS = {
+    "p": (0.5, 0.0, 1.0, "lead / throw in a card the defender cannot beat with probability >= p before the cheapest"),
+    "talon_at_most": (36.0, -1.0, 36.0, "count only once talon <= this (36: always; the endgame rule holds regardless)"),
+}
+
+
+@njit(_nrt=False)
+def _k(p):
+    return (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
+            8.0, 1.0, p[1], p[0], 1.0, 0.0)
+
+
+@njit(_nrt=False)
+def attack(obs, legal, params, rng):
+    return h_attack(obs, _k(params))
+
+
+@njit(_nrt=False)
+def throw_in(obs, legal, params, rng):
+    return h_throw_in(obs, legal, _k(params))

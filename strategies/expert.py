@@ -1,0 +1,121 @@
+"""expert: the library's best knob combination for each family, tuned by experiment against greedy.
+
+Built from the shared heuristics of ``strategies/_lib.py`` (their knobs are documented there); the
+family is read from the rules in ``obs`` (partial defence -> the prostoy_5 table, take-all -> the
+prostoy_6 table). Every tuned knob can be overridden for experiments, e.g.
+``expert:transfer=0`` (the -99 defaults mean "the tuned value").
+
+How it was tuned (2 players, coordinate search one knob at a time, ~5 rounds per family): each
+candidate played 100,000 deals against ``greedy``, 50,000 in each seat order, seed 11, with
+``results/_tune.py FAMILY greedy "expert:knob=value,..."`` (2 threads, ~0.5 s per candidate); the
+objective was greedy's fool rate minus the candidate's (make the opponent the fool, seed 002).
+A difference of 0.006 is about two standard errors at this size. Findings (fool rate of the candidate
+/ of greedy):
+
+- podkidnoy: greedy vs greedy 45.6% / 45.6%. Taking instead of covering with a trump of rank >= ten
+  while the talon holds >= 6 cards (whatever the pick-up) is the big gain: 44.8% -> 41.7% / 48.3%.
+  Counting once the talon is <= 3 (lead / throw in what the defender cannot beat, p >= 0.9) and the
+  two-player endgame rule add +1.7 to +2.0 points of difference; forcing a take of *trumps* hurts
+  (-1.4 points), so the unbeatable card is always a non-trump while one is left. High non-trump
+  covers are worth making (taking instead of covering with a queen+: -4 points). Leading whole ranks
+  changes nothing (the engine lets the attacker throw the rest in at once); keeping the trump ace,
+  taking trump leads and the lone-trump rule were within +-0.3 points; the exchange is off by default.
+  Final: 41.7% [41.4, 42.0] vs greedy 48.3%, draws 10.0%.
+- perevodnoy: the same plus transferring with non-trumps (and by showing): 43.9% -> 38.3% / 54.1%;
+  transferring with trumps too is worse (43.4% / 51.2%). Final: 37.6% [37.3, 37.9] vs greedy 54.2%, draws 8.2%.
+- prostoy_5: leading the largest set whenever the hand holds >= 6 cards or the talon <= 3 (36.4% ->
+  26.1%), taking rather than covering with a ten+ or a trump of nine+ while the talon >= 10, trumps in
+  leads once talon <= 3, whole-set cover assignment, the endgame rule (without it: 28.1% fool but
+  19.1% draws and greedy's fool rate drops from 62% to 53%). Final: 20.6% [20.4, 20.9] vs greedy 72.7%,
+  draws 6.7%.
+- prostoy_6: as prostoy_5 with high = jack, take early while talon >= 14. Final: 20.3% [20.0, 20.5] vs
+  greedy 74.2%, draws 5.5%.
+"""
+from numba import njit
+
+from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
+from sim.lib import O_RULES
+from sim.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
+
+NAME = "expert"
+DESCRIPTION = "The library's best tuned combination per family (see its docstring for how it was tuned)."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+
+# tuned per family (partial defence = the prostoy_5 table, take-all = the prostoy_6 table)
+K_P5 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=10, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
+             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_P6 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
+             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_POD = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=4,
+              EXCHANGE_MIN_RANK=1)
+K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
+              TRANSFER=1, EXCHANGE_MIN_RANK=1)
+
+PARAMS = {
+    "trump_lead_talon": (-99.0, -99.0, 36.0, "override knob TRUMP_LEAD_TALON of strategies/_lib.py (-99: tuned value)"),
+    "pair_lead_talon": (-99.0, -99.0, 36.0, "override knob PAIR_LEAD_TALON of strategies/_lib.py (-99: tuned value)"),
+    "dump_talon": (-99.0, -99.0, 36.0, "override knob DUMP_TALON of strategies/_lib.py (-99: tuned value)"),
+    "dump_hand": (-99.0, -99.0, 99.0, "override knob DUMP_HAND of strategies/_lib.py (-99: tuned value)"),
+    "take_high_talon": (-99.0, -99.0, 99.0, "override knob TAKE_HIGH_TALON of strategies/_lib.py (-99: tuned value)"),
+    "high_rank": (-99.0, -99.0, 9.0, "override knob HIGH_RANK of strategies/_lib.py (-99: tuned value)"),
+    "high_trump_rank": (-99.0, -99.0, 9.0, "override knob HIGH_TRUMP_RANK of strategies/_lib.py (-99: tuned value)"),
+    "take_max_pickup": (-99.0, -99.0, 12.0, "override knob TAKE_MAX_PICKUP of strategies/_lib.py (-99: tuned value)"),
+    "lone_trump": (-99.0, -99.0, 99.0, "override knob LONE_TRUMP of strategies/_lib.py (-99: tuned value)"),
+    "take_trump_talon": (-99.0, -99.0, 99.0, "override knob TAKE_TRUMP_TALON of strategies/_lib.py (-99: tuned value)"),
+    "keep_ace": (-99.0, -99.0, 1.0, "override knob KEEP_ACE of strategies/_lib.py (-99: tuned value)"),
+    "transfer": (-99.0, -99.0, 2.0, "override knob TRANSFER of strategies/_lib.py (-99: tuned value)"),
+    "count": (-99.0, -99.0, 36.0, "override knob COUNT of strategies/_lib.py (-99: tuned value)"),
+    "count_p": (-99.0, -99.0, 1.0, "override knob COUNT_P of strategies/_lib.py (-99: tuned value)"),
+    "endgame": (-99.0, -99.0, 1.0, "override knob ENDGAME of strategies/_lib.py (-99: tuned value)"),
+    "exchange_min_rank": (-99.0, -99.0, 9.0, "override knob EXCHANGE_MIN_RANK of strategies/_lib.py (-99: tuned value)"),
+}
+
+
+@njit(_nrt=False)
+def _o(p, d):
+    return p if p > -50.0 else d
+
+
+@njit(_nrt=False)
+def _k(obs, p):
+    mode = obs[O_RULES + R_MODE]
+    if mode == MODE_PEREVODNOY:
+        b = K_PER
+    elif mode == MODE_PODKIDNOY:
+        b = K_POD
+    elif obs[O_RULES + R_PARTIAL]:
+        b = K_P5
+    else:
+        b = K_P6
+    # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
+    # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    return (_o(p[0], b[0]), _o(p[1], b[1]), _o(p[2], b[2]), _o(p[3], b[3]), b[4], _o(p[4], b[5]),
+            _o(p[5], b[6]), _o(p[6], b[7]), _o(p[7], b[8]), _o(p[8], b[9]), _o(p[9], b[10]), _o(p[10], b[11]),
+            _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
+            _o(p[14], b[18]), b[19])
+
+
+@njit(_nrt=False)
+def attack(obs, legal, params, rng):
+    return h_attack(obs, _k(obs, params))
+
+
+@njit(_nrt=False)
+def cover(obs, legal, params, rng):
+    return h_cover(obs, legal, _k(obs, params))
+
+
+@njit(_nrt=False)
+def throw_in(obs, legal, params, rng):
+    return h_throw_in(obs, legal, _k(obs, params))
+
+
+@njit(_nrt=False)
+def transfer(obs, legal, params, rng):
+    return h_transfer(obs, legal, _k(obs, params))
+
+
+@njit(_nrt=False)
+def exchange(obs, legal, params, rng):
+    return h_exchange(obs, _k(obs, params))

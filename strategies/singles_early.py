@@ -1,0 +1,34 @@
+"""singles-early: lead single cards while the talon is large, sets (triples, fives) afterwards.
+
+Simple durak only. The first half of the design card's pair (its twin is ``dump-triples-late``):
+seed 002 says "Ходить лучше с одной карты, чем с троек" (lead one card rather than a triple), and
+common table wisdom says a set led early gives the defender a full hand of fresh cards to cover
+with. So: while the talon holds more than ``talon_above`` cards, lead the cheapest single card
+(non-trump while any is left); from then on lead the largest legal set of cheap cards (two pairs
+plus filler, else a pair plus filler), falling back to a single. Sets never include trumps while
+non-trumps remain. Every other decision is greedy's (cheapest cover card by card, always exchange).
+
+Sweep: ``durak run --rules prostoy_5 --strategy singles-early:talon_above=T --strategy greedy``.
+``talon_above=36`` = singles always (greedy's leads); ``talon_above=-1`` = sets from the first bout.
+"""
+from numba import njit
+
+from strategies._lib import h_attack
+
+NAME = "singles-early"
+DESCRIPTION = "Simple durak: single-card leads while the talon is large, largest sets after."
+FAMILIES = ("prostoy_5", "prostoy_6")
+PARAMS = {
+    "talon_above": (6.0, -1.0, 36.0, "lead singles while talon > this; the largest legal set from then on"),
+}
+
+
+@njit(_nrt=False)
+def _k(p):
+    return (-1.0, -1.0, p[0], 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
+            8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+
+
+@njit(_nrt=False)
+def attack(obs, legal, params, rng):
+    return h_attack(obs, _k(params))

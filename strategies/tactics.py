@@ -1,0 +1,77 @@
+"""tactics: the habits of strong players, one parameter per tactic (set it to its 'off' value to drop it).
+
+Common tactics of podkidnoy / perevodnoy players (durak strategy guides and table lore; seed 002
+states the trump-saving and endgame ones for simple durak). Each is a parameter, so each can be
+switched on alone, e.g. ``tactics:trump_lead_talon=36,take_trump_talon=99,transfer=0,
+pair_lead_talon=-1,keep_trump_ace=0,lone_trump_rank=99,count_known=1`` keeps only the last one.
+With every tactic off the strategy plays exactly like ``greedy`` would, except for ``trump_lead_talon``
+whose off value is 36 (greedy already never leads a trump while it has a non-trump).
+
+- ``trump_lead_talon`` — don't attack with trumps until the talon is nearly empty: trumps are led
+  or added to a lead only when talon <= this (and when nothing else is left). Off: 36.
+- ``take_trump_talon`` — take trump attacks early: while talon >= this, take a trump lead (when
+  taking picks up at most 2 cards) instead of spending a higher trump on it. Off: 99.
+- ``transfer`` — perevodnoy: transfer with non-trumps (1), also with trumps (2), never (0);
+  showing a trump (proezdnoy) costs nothing, so it is used whenever allowed and transfer >= 1.
+- ``pair_lead_talon`` — attack with pairs near the end: once talon <= this, lead every card of the
+  chosen rank, not just one (throw-in families; ignored when initial_lead=single). Off: -1.
+- ``keep_trump_ace`` — keep the trump ace for last (1): never lead, throw in or cover with it while
+  another option exists and the talon is not empty; nobody can beat it, so it is the ideal last card.
+- ``lone_trump_rank`` — don't spend a lone high trump on defence early: while talon >= 10 and taking
+  picks up at most 2 cards, take rather than cover with one's only trump if its rank index >= this
+  (0 = six ... 8 = ace). Off: 99.
+- ``count_known`` — throw in (and lead) what the defender is known not to be able to beat (1): a card
+  none of whose beaters can be in his hand, judged from the discard, the table, the cards seen
+  going into his hand and the trump card. Two players with an empty talon: every card is known.
+"""
+from numba import njit
+
+from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer
+
+NAME = "tactics"
+DESCRIPTION = "Strong players' habits, one switchable parameter each: trumps late, take trump leads, transfer, pairs late, ace last."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+PARAMS = {
+    "trump_lead_talon": (0.0, -1.0, 36.0, "lead trumps only when talon <= this (36: off)"),
+    "take_trump_talon": (12.0, 0.0, 99.0, "take a trump attack while talon >= this (99: off)"),
+    "transfer": (1.0, 0.0, 2.0, "perevodnoy: 0 never, 1 with non-trumps (and by showing), 2 with trumps too"),
+    "pair_lead_talon": (6.0, -1.0, 36.0, "lead all cards of a rank once talon <= this (-1: off)"),
+    "keep_trump_ace": (1.0, 0.0, 1.0, "keep the trump ace for last (0: off)"),
+    "lone_trump_rank": (5.0, 0.0, 99.0, "early, take rather than cover with a lone trump of rank index >= this (99: off)"),
+    "count_known": (1.0, 0.0, 1.0, "lead / throw in cards the defender is known not to be able to beat (0: off)"),
+    "count_talon": (0.0, -1.0, 36.0, "... while talon <= this (0: only once the talon is empty)"),
+}
+
+
+@njit(_nrt=False)
+def _k(p):
+    # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
+    # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
+            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[6], 0.0)
+
+
+@njit(_nrt=False)
+def attack(obs, legal, params, rng):
+    return h_attack(obs, _k(params))
+
+
+@njit(_nrt=False)
+def cover(obs, legal, params, rng):
+    return h_cover(obs, legal, _k(params))
+
+
+@njit(_nrt=False)
+def throw_in(obs, legal, params, rng):
+    return h_throw_in(obs, legal, _k(params))
+
+
+@njit(_nrt=False)
+def transfer(obs, legal, params, rng):
+    return h_transfer(obs, legal, _k(params))
+
+
+@njit(_nrt=False)
+def exchange(obs, legal, params, rng):
+    return h_exchange(obs, _k(params))

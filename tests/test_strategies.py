@@ -1,0 +1,145 @@
+"""The strategy library (strategies/*.py): legal play, referee replay, strength, parameters, the CLI.
+
+All line-ups here are served by ONE compiled engine holding every strategy: dispatch compiles one
+engine per set of strategy names, so the `engine_all` fixture makes every Runner ask for the full
+set (about a minute to compile the first time, then loaded from the cache).
+"""
+import json
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from sim import batch, dispatch, referee
+from sim import rules as R
+from sim.cli import main
+from sim.stats import wilson
+
+ALL_NAMES = sorted(dispatch.discover())
+INFOS = {n: dispatch.info(n) for n in ALL_NAMES}
+LIBRARY = [n for n in ALL_NAMES if n not in ("greedy", "random")]
+PLAYS = [(n, f) for n in ALL_NAMES for f in INFOS[n].families]
+
+# per family: (players, toggles, line-up pattern) runs summing to 10,000 games per strategy
+MIXES = {
+    "prostoy_5": [(2, {}, 4000), (3, {"prostoy_attack_sets": "single_or_pair"}, 3000), (4, {"hand_size": 6}, 3000)],
+    "prostoy_6": [(2, {}, 4000), (3, {"prostoy_two_pair_lead_size": 6, "trump_only_if_cannot_follow": "true"}, 3000),
+                  (4, {}, 3000)],
+    "podkidnoy": [(2, {}, 4000), (3, {"initial_lead": "single", "trump_six_exchange": "true"}, 3000),
+                  (4, {"teams": "2v2", "others_throw_in_timing": "any_time"}, 3000)],
+    "perevodnoy": [(2, {"proezdnoy": "true"}, 4000), (3, {"pokaznoy": "true", "transfer_in_first_bout": "true"}, 3000),
+                   (4, {"teams": "2v2", "trump_six_beats_trump_ace": "true"}, 3000)],
+}
+
+
+def _lineup(name, n):
+    """The strategy under test in seat 0 (and 2), the others random / greedy."""
+    if n == 2:
+        return [name, name]
+    return [name, "random", name, "greedy"][:n]
+
+
+@pytest.fixture(scope="session")
+def engine_all():
+    """Every Runner built while this fixture is active uses the one engine holding all strategies."""
+    orig = dispatch.engine_for
+
+    def engine_for(names, paths=()):
+        return orig(list(names) + ALL_NAMES, paths)
+    dispatch.engine_for = engine_for
+    engine_for(ALL_NAMES)
+    yield ALL_NAMES
+    dispatch.engine_for = orig
+
+
+def test_every_strategy_declares_name_description_families_params():
+    for n, i in INFOS.items():
+        mod = dispatch.load_module(i.path)
+        assert mod.NAME == n
+        assert i.description and "\n" not in i.description
+        assert i.families and set(i.families) <= set(R.FAMILIES)
+        assert len(i.params) <= batch.N_PARAMS
+        for p, (d, lo, hi, doc) in i.params.items():
+            assert lo <= d <= hi and doc, (n, p)
+        assert (mod.__doc__ or "").strip(), f"{n}: the docstring must say where the idea comes from"
+
+
+@pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
+def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
+    """batch.run raises IllegalMoveError on any illegal answer; 10,000 games per strategy and family."""
+    total = 0
+    for i, (n, toggles, games) in enumerate(MIXES[family]):
+        rules = R.resolve(family, n, toggles)
+        res = batch.run(rules, _lineup(name, n), games=games, seed=100 + i, threads=2)
+        assert res.tally.games == games
+        total += games
+    assert total == 10_000
+
+
+@pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
+def test_traces_replay_through_the_referee(engine_all, name, family):
+    """~100 deals per strategy and family: every action is legal for the independent referee."""
+    for i, (n, toggles, _) in enumerate(MIXES[family]):
+        rules = R.resolve(family, n, toggles)
+        r = batch.Runner(rules, batch.make_lineup(rules, _lineup(name, n)))
+        for g in range(34):
+            referee.replay(r.trace(seed=500 + i, series=g)[0])
+
+
+@pytest.mark.parametrize("name,family", [(n, f) for n, f in PLAYS if n != "random"],
+                         ids=[f"{n}-{f}" for n, f in PLAYS if n != "random"])
+def test_beats_random_two_players(engine_all, name, family):
+    """Fool rate of the strategy vs random's, 20,000 games with the seats swapped half-way: the 95%
+    Wilson intervals must not overlap (so the difference's interval excludes 0)."""
+    rules = R.resolve(family, 2)
+    fool = np.zeros(2)
+    n = 0
+    for order, me in (([name, "random"], 0), (["random", name], 1)):
+        t = batch.run(rules, order, games=10_000, seed=7, threads=2).tally
+        fool += [t.fool[me], t.fool[1 - me]]
+        n += t.finished
+    lo_me, hi_me = wilson(fool[0], n)
+    lo_r, hi_r = wilson(fool[1], n)
+    assert hi_me < lo_r, f"{name} fool {fool[0] / n:.3f} vs random {fool[1] / n:.3f} in {family}"
+
+
+def test_parameter_errors_are_clear():
+    rules = R.resolve("prostoy_5", 2)
+    with pytest.raises(batch.LineupError, match="unknown parameter 'nope'.*talon_at_most, hand_at_least"):
+        batch.make_lineup(rules, ["dump-triples-late:nope=3"])
+    with pytest.raises(batch.LineupError, match=r"talon_at_most=99 is outside \[-1, 36\]"):
+        batch.make_lineup(rules, ["dump-triples-late:talon_at_most=99"])
+    with pytest.raises(batch.LineupError, match="is not a number"):
+        batch.make_lineup(rules, ["counting:p=high"])
+    with pytest.raises(batch.LineupError, match="must be NAME=VALUE"):
+        batch.make_lineup(rules, ["counting:p"])
+    with pytest.raises(batch.LineupError, match="does not play podkidnoy"):
+        batch.make_lineup(R.resolve("podkidnoy", 2), ["singles-early"])
+    seat = batch.parse_strategy("dump-triples-late:hand_at_least=9")
+    assert seat.params == (("talon_at_most", 3.0), ("hand_at_least", 9.0))
+
+
+def test_cli_strategies_lists_every_strategy():
+    res = CliRunner().invoke(main, ["strategies"])
+    assert res.exit_code == 0, res.output
+    for n in ALL_NAMES:
+        assert n in res.output
+        assert INFOS[n].description in res.output
+    assert "talon_at_most=3" in res.output
+    res = CliRunner().invoke(main, ["strategies", "--json"])
+    listed = {d["name"]: d for d in json.loads(res.output)}
+    assert set(listed) == set(ALL_NAMES)
+    assert listed["singles-early"]["families"] == ["prostoy_5", "prostoy_6"]
+
+
+def test_cli_run_with_a_library_strategy_and_a_parameter_error():
+    res = CliRunner().invoke(main, ["run", "--rules", "prostoy_5", "--strategy", "singles-early:talon_above=40"])
+    assert res.exit_code != 0 and "outside" in res.output and "Traceback" not in res.output
+
+
+def test_template_is_a_valid_strategy_file(tmp_path):
+    src = (dispatch.BUILTIN_DIR / "_template.py.txt").read_text()
+    (tmp_path / "my_strat.py").write_text(src)
+    i = dispatch.info("my-strat", [str(tmp_path)])
+    assert i.families and set(i.defines) == set(dispatch.KINDS)
+    assert "my-strat" not in dispatch.discover()  # the template itself is not picked up
