@@ -30,6 +30,10 @@ class IllegalMoveError(RuntimeError):
     """A strategy answered with a move the rules do not allow."""
 
 
+class HiddenInformationError(IllegalMoveError):
+    """A strategy tried to read memory outside its observation."""
+
+
 class LineupError(ValueError):
     """Bad --strategy input: unknown name, bad parameter, wrong number of seats, wrong family."""
 
@@ -219,10 +223,19 @@ class Runner:
 
     def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
         raw = np.zeros((n_series * deals, E.F_SIZE), dtype=np.int64)
-        self.engine.play_batch(self.rv, self.sids, self.params, np.int64(seed), np.int64(series0),
-                               np.int64(n_series), np.int64(deals), raw)
+        try:
+            self.engine.play_batch(self.rv, self.sids, self.params, np.int64(seed), np.int64(series0),
+                                   np.int64(n_series), np.int64(deals), raw)
+        except IndexError:
+            raise self._peeked(seed, series0) from None
         self.check(raw, seed)
         return raw
+
+    def _peeked(self, seed, series0):
+        names = ", ".join(sorted({s.label for s in self.seats}))
+        return HiddenInformationError(
+            f"a strategy of the line-up ({names}) indexed outside its observation in the games from "
+            f"{series0} of seed {seed}: strategies see only `obs` (sim/lib.py O_*), never other hands or the talon")
 
     def check(self, raw: np.ndarray, seed: int):
         bad = np.nonzero(raw[:, E.F_ERROR])[0]
@@ -240,8 +253,11 @@ class Runner:
         decks = np.zeros((deals, 36), dtype=np.int64)
         rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
         tn = np.zeros(1, dtype=np.int64)
-        self.engine.play_traced(self.rv, self.sids, self.params, np.int64(seed), np.int64(series),
-                                np.int64(deals), raw, decks, rows, tn)
+        try:
+            self.engine.play_traced(self.rv, self.sids, self.params, np.int64(seed), np.int64(series),
+                                    np.int64(deals), raw, decks, rows, tn)
+        except IndexError:
+            raise self._peeked(seed, series) from None
         if tn[0] > E.TRACE_CAP:
             raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
         self.check(raw, seed)

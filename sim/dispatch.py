@@ -55,12 +55,35 @@ def _module_name(path: Path) -> str:
     return f"durak_user_{digest}.{path.stem}"
 
 
+def _is_strategy_code(modname: str) -> bool:
+    return modname.startswith("strategies.") or modname.startswith("durak_user_")
+
+
+def guard(mod: ModuleType) -> ModuleType:
+    """Compile every function of a strategy (and its strategy-side helpers) with bounds checking.
+
+    A strategy receives only `obs`; with bounds checking an index outside it raises IndexError
+    instead of reading whatever memory lies beyond, so hidden cards cannot be reached through
+    the interface. Must run before the first call compiles the functions.
+    """
+    seen = set()
+    todo = [v for v in vars(mod).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
+    while todo:
+        d = todo.pop()
+        if id(d) in seen or not _is_strategy_code(getattr(d.py_func, "__module__", "") or ""):
+            continue
+        seen.add(id(d))
+        d.targetoptions["boundscheck"] = True
+        todo += [v for v in d.py_func.__globals__.values() if isinstance(v, numba.core.registry.CPUDispatcher)]
+    return mod
+
+
 def load_module(path: Path) -> ModuleType:
     name = _module_name(path)
     if name in sys.modules:
         return sys.modules[name]
     if name.startswith("strategies."):
-        return importlib.import_module(name)
+        return guard(importlib.import_module(name))
     pkg = name.split(".")[0]
     if pkg not in sys.modules:
         sys.modules[pkg] = ModuleType(pkg)
@@ -73,7 +96,7 @@ def load_module(path: Path) -> ModuleType:
     except Exception as e:  # a user's file: say which and why
         del sys.modules[name]
         raise StrategyError(f"strategy file {path} failed to import: {type(e).__name__}: {e}") from e
-    return mod
+    return guard(mod)
 
 
 def discover(paths=()) -> dict[str, Path]:

@@ -1,6 +1,6 @@
 """The compiled core: determinism, outcome bookkeeping, bad strategies, the CLI contract."""
 import json
-import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -64,32 +64,25 @@ def test_six_by_six_deal_leaves_no_talon_and_plays(runner_for):
     assert t["result"]["bouts"] >= 1
 
 
-def _write_strategy(folder, name, body):
-    (folder / f"{name}.py").write_text(textwrap.dedent(f'''
-        import numpy as np
-        from numba import njit
-        from sim.lib import O_HAND, lowest, bit
-        NAME = "{name}"
-        DESCRIPTION = "test strategy"
-        FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
-        PARAMS = {{}}
-    ''') + textwrap.dedent(body))
+BAD = str(Path(__file__).resolve().parent / "fixtures" / "bad_strategies")
 
 
-def test_an_illegal_move_names_strategy_seed_game_and_move(tmp_path):
-    _write_strategy(tmp_path, "two_card_lead", '''
-        @njit(cache=True)
-        def attack(obs, legal, params, rng):
-            h = obs[O_HAND]
-            a = lowest(h)
-            b = lowest(h & ~bit(a))
-            return bit(a) | bit(b)
-    ''')
+def test_an_illegal_move_names_strategy_seed_game_and_move():
     rules = R.resolve("prostoy_5", 2)
     with pytest.raises(batch.IllegalMoveError) as e:
-        batch.run(rules, ["two-card-lead", "greedy"], games=50, seed=9, threads=1, paths=[str(tmp_path)])
+        batch.run(rules, ["two-card-lead", "greedy"], games=50, seed=9, threads=1, paths=[BAD])
     msg = str(e.value)
     assert "'two-card-lead'" in msg and "seed 9" in msg and "game " in msg and "attack with [" in msg
+
+
+def test_a_strategy_cannot_read_hidden_information():
+    """Strategies get only obs; reading past it raises instead of reaching the hands or the talon."""
+    rules = R.resolve("podkidnoy", 2)
+    with pytest.raises(batch.HiddenInformationError, match="outside its observation"):
+        batch.run(rules, ["spy", "greedy"], games=20, seed=1, threads=1, paths=[BAD])
+    res = CliRunner().invoke(main, ["run", "--strategy-path", BAD, "--strategy", "spy", "--strategy", "greedy",
+                                    "--games", "20", "--no-save"])
+    assert res.exit_code != 0 and "outside its observation" in res.output and "Traceback" not in res.output
 
 
 def test_unknown_strategy_and_bad_parameters_are_clear(tmp_path):
