@@ -16,8 +16,8 @@ from numba import njit
 from sim.lib import (
     K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_BOUT,
     O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N,
-    O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON,
-    O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, RANK_MASKS, SHOW, bit, cover_options, lowest,
+    O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING,
+    O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, RANK_MASKS, SHOW, cover_options, lowest,
     popcount, rng_below, rng_next, same_rank_cards, seed_stream, valid_prostoy_set,
 )
 from sim.rules import (
@@ -27,7 +27,7 @@ from sim.rules import (
     R_NEIGHBOURS_GT, R_NPLAYERS, R_N_TEAMS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
     R_PROEZDNOY_PER_GAME, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE,
     R_THROW_TIMING, R_TRANSFER_FIRST, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_TWO_PAIR_SIZE, TIMING_AFTER_ATTACKER,
-    TIMING_ANY_TIME,
+    TIMING_AFTER_FIRST_COVER, TIMING_ANY_TIME,
 )
 
 # --- DISPATCH BEGIN ---
@@ -75,13 +75,14 @@ MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded
 # ---- trace codes: (code, player, a, b) per action --------------------------------------------
 T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
 TRACE_CAP = 60000
-# workspace layout: obs first, then the private arrays
-WS_HANDS = O_RULES + R_SIZE
-WS_TALON = WS_HANDS + 6
-WS_TPOS = WS_TALON + 36
-WS_DECK = WS_TPOS + 2
-WS_PASSES = WS_DECK + 36
-WS_SIZE = WS_PASSES + 1
+
+# ---- workspace: one int64 array, obs first (ws[:O_SIZE] is what strategies get), then the private
+# state. Performance: numba passes every array argument as a 7-word struct, and the hot functions
+# below are only inlined by LLVM when small, so the core works on this one array plus scalars.
+WS_HANDS = O_SIZE
+WS_TALON = WS_HANDS + 6  # the talon in draw order; the trump card (if any) last
+WS_DECK = WS_TALON + 36  # the shuffled pack, kept for traces
+WS_SIZE = WS_DECK + 36
 
 
 @njit(cache=True, _nrt=False)
@@ -96,54 +97,70 @@ def _emit(trace, tn, code, player, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def _set_hand(hands, obs, s, m):
-    hands[s] = m
-    obs[O_HAND_SIZE + s] = popcount(m)
+def _set_hand(ws, s, m):
+    ws[WS_HANDS + s] = m
+    ws[O_HAND_SIZE + s] = popcount(m)
 
 
 @njit(cache=True, _nrt=False)
-def _draw(hands, obs, talon, tpos, s, hand_size):
-    """Refill seat s to hand_size from the top of the talon; the trump card comes last."""
-    h = hands[s]
+def _play_out_card(ws, s, c):
+    _set_hand(ws, s, ws[WS_HANDS + s] & ~(np.int64(1) << c))
+    ws[O_KNOWN + s] &= ~(np.int64(1) << c)
+
+
+@njit(cache=True, _nrt=False)
+def _draw(ws, s, hand_size, tp, tend):
+    """Refill seat s to hand_size from talon position tp (the trump card comes last). Returns the new tp."""
+    h = ws[WS_HANDS + s]
     k = popcount(h)
-    while k < hand_size and tpos[0] < tpos[1]:
-        c = talon[tpos[0]]
-        tpos[0] += 1
+    while k < hand_size and tp < tend:
+        c = ws[WS_TALON + tp]
+        tp += 1
         h |= np.int64(1) << c
         k += 1
-        if tpos[0] == tpos[1]:
-            obs[O_TRUMP_IN_TALON] = 0
-            obs[O_KNOWN + s] |= np.int64(1) << c
-    hands[s] = h
-    obs[O_HAND_SIZE + s] = k
-    obs[O_TALON] = tpos[1] - tpos[0]
+        if tp == tend:
+            ws[O_TRUMP_IN_TALON] = 0
+            ws[O_KNOWN + s] |= np.int64(1) << c
+    ws[WS_HANDS + s] = h
+    ws[O_HAND_SIZE + s] = k
+    ws[O_TALON] = tend - tp
+    return tp
 
 
+# Seat arithmetic: step and wrap instead of `% n` (an integer division each, hot in every bout).
 @njit(cache=True, _nrt=False)
 def _next_active(out, s, n):
-    for i in range(1, n + 1):
-        t = (s + i) % n
+    """The next active seat clockwise from s (s itself last)."""
+    t = s
+    for _ in range(n):
+        t += 1
+        if t == n:
+            t = 0
         if not (out >> t) & 1:
-            return t
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def _next_opponent(out, obs, s, n):
-    """RUL-5: the next active player clockwise of another team (anyone else without teams)."""
-    ts = obs[O_TEAM + s]
-    for i in range(1, n):
-        t = (s + i) % n
-        if not (out >> t) & 1 and obs[O_TEAM + t] != ts:
             return t
     return -1
 
 
 @njit(cache=True, _nrt=False)
 def _prev_active(out, s, n):
-    for i in range(1, n + 1):
-        t = (s - i + n) % n
+    t = s
+    for _ in range(n):
+        t = t - 1 if t > 0 else n - 1
         if not (out >> t) & 1:
+            return t
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _next_opponent(ws, out, s, n):
+    """RUL-5: the next active player clockwise of another team (anyone else without teams)."""
+    ts = ws[O_TEAM + s]
+    t = s
+    for _ in range(n - 1):
+        t += 1
+        if t == n:
+            t = 0
+        if not (out >> t) & 1 and ws[O_TEAM + t] != ts:
             return t
     return -1
 
@@ -157,44 +174,41 @@ def _fail(rec, seat, kind, value):
 
 
 @njit(cache=True, _nrt=False)
-def _ask(sids, params, srng, obs, hands, seat, kind, legal):
-    obs[O_SEAT] = seat
-    obs[O_HAND] = hands[seat]
+def _ask(ws, obs, sids, params, srng, seat, kind, legal):
+    """Ask seat's strategy: obs (= ws[:O_SIZE]) gets the seat's own hand written in first."""
+    ws[O_SEAT] = seat
+    ws[O_HAND] = ws[WS_HANDS + seat]
     return decide(sids[seat], kind, obs, legal, params[seat], srng)
 
 
 @njit(cache=True, _nrt=False)
-def _table_add(obs, n_att, card):
-    obs[O_TABLE_ATT + n_att] = card
-    obs[O_TABLE_COV + n_att] = -1
-    obs[O_TABLE_MASK] |= np.int64(1) << card
-    obs[O_NTABLE] = n_att + 1
+def _table_add(ws, n_att, card):
+    ws[O_TABLE_ATT + n_att] = card
+    ws[O_TABLE_COV + n_att] = -1
+    ws[O_TABLE_MASK] |= np.int64(1) << card
+    ws[O_NTABLE] = n_att + 1
 
 
 @njit(cache=True, _nrt=False)
-def _offer_exchange(rv, obs, hands, talon, tpos, n, sids, params, srng, rec, trace, tn, tracing):
+def _offer_exchange(ws, obs, tp, tend, n, sids, params, srng, rec, trace, tn, tracing):
     """RUL-9: the trump-six holder may swap it for the face-up trump card. Returns False on an illegal answer."""
-    if not rv[R_EXCHANGE]:
+    if tend - tp < (1 if ws[O_RULES + R_EXCHANGE_WHILE_TRUMP] else 2):
         return True
-    left = tpos[1] - tpos[0]
-    if left < (1 if rv[R_EXCHANGE_WHILE_TRUMP] else 2):
-        return True
-    trump = obs[O_TRUMP_SUIT]
-    six = trump  # rank 0 of the trump suit
-    tc = talon[tpos[1] - 1]
+    six = ws[O_TRUMP_SUIT]  # rank 0 of the trump suit
+    tc = ws[WS_TALON + tend - 1]
     if tc == six:
         return True
     for h in range(n):
-        if (hands[h] >> six) & 1:
-            a = _ask(sids, params, srng, obs, hands, h, K_EXCHANGE, np.int64(1))
+        if (ws[WS_HANDS + h] >> six) & 1:
+            a = _ask(ws, obs, sids, params, srng, h, K_EXCHANGE, np.int64(1))
             if a != 0 and a != 1:
                 _fail(rec, h, K_EXCHANGE, a)
                 return False
             if a == 1:
-                _set_hand(hands, obs, h, (hands[h] & ~(np.int64(1) << six)) | (np.int64(1) << tc))
-                obs[O_KNOWN + h] = (obs[O_KNOWN + h] & ~(np.int64(1) << six)) | (np.int64(1) << tc)
-                talon[tpos[1] - 1] = six
-                obs[O_TRUMP_CARD] = six
+                _set_hand(ws, h, (ws[WS_HANDS + h] & ~(np.int64(1) << six)) | (np.int64(1) << tc))
+                ws[O_KNOWN + h] = (ws[O_KNOWN + h] & ~(np.int64(1) << six)) | (np.int64(1) << tc)
+                ws[WS_TALON + tend - 1] = six
+                ws[O_TRUMP_CARD] = six
                 rec[F_EXCHANGE_SEAT] = h
                 if tracing:
                     _emit(trace, tn, T_EXCHANGE, h, six, tc)
@@ -203,80 +217,53 @@ def _offer_exchange(rv, obs, hands, talon, tpos, n, sids, params, srng, rec, tra
 
 
 @njit(cache=True, _nrt=False)
-def _play_out_card(hands, obs, s, c):
-    _set_hand(hands, obs, s, hands[s] & ~(np.int64(1) << c))
-    obs[O_KNOWN + s] &= ~(np.int64(1) << c)
+def _team_count(ws, out, n):
+    """Teams (players, without teams) with an active member; a bitmask of their ids."""
+    team_left = np.int64(0)
+    for s in range(n):
+        if not (out >> s) & 1:
+            team_left |= np.int64(1) << ws[O_TEAM + s]
+    return team_left
 
 
 @njit(cache=True, _nrt=False)
-def _throw_round(rv, obs, hands, n, out, att, dfn, limit, taking, n_cov, passes, sids, params, srng, rec,
-                 trace, tn, tracing, skip_attacker):
-    """RUL-16/17: ask throwers in order (attacker, then clockwise). Returns the thrower, -1 if all passed, -2 on error."""
-    n_att = obs[O_NTABLE]
-    if n_att >= limit:
-        return -1
-    ranks = same_rank_cards(obs[O_TABLE_MASK])
-    timing = rv[R_THROW_TIMING]
-    gt = rv[R_NEIGHBOURS_GT]
-    left_nb = -1
-    right_nb = -1
-    if gt > 0 and rv[R_NPLAYERS] > gt:
-        left_nb = _next_active(out, dfn, n)
-        right_nb = _prev_active(out, dfn, n)
-    att_done = skip_attacker
-    for i in range(n):
-        c = (att + i) % n
-        if c == dfn or (out >> c) & 1 or obs[O_TEAM + c] == obs[O_TEAM + dfn]:
-            continue
-        if left_nb >= 0 and c != left_nb and c != right_nb:
-            continue
-        legal = hands[c] & ranks
-        if i == 0:
-            if skip_attacker:
-                continue
-            if legal == 0:
-                att_done = True
-                continue
-        else:
-            if timing == TIMING_AFTER_ATTACKER and not att_done:
-                break
-            if timing == 0 and n_cov == 0 and not taking:  # after_first_cover
-                break
-            if legal == 0:
-                continue
-        a = _ask(sids, params, srng, obs, hands, c, K_THROW_IN, legal)
-        if a == NO_CARD:
-            passes[0] |= np.int64(1) << c
-            if tracing:
-                _emit(trace, tn, T_PASS, c, 0, 0)
-            if i == 0:
-                att_done = True
-            continue
-        if a < 0 or a >= 36 or not (legal >> a) & 1:
-            _fail(rec, c, K_THROW_IN, a)
-            return -2
-        _play_out_card(hands, obs, c, a)
-        _table_add(obs, n_att, a)
-        if tracing:
-            _emit(trace, tn, T_THROW_IN, c, a, 0)
-        return c
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att, rec, trace, tn, tracing, passes):
-    """Play one deal from a dealt position until a fool or a draw. Fills rec; returns nothing."""
+def play_deal(rv, ws, sids, params, srng, tend, first_att, rec, trace, tn, tracing):
+    """Play one deal from a dealt position (talon ws[WS_TALON:WS_TALON+tend]) until a fool or a draw.
+    Fills rec; returns nothing."""
+    obs = ws[:O_SIZE]
+    # the rules, read once (stores into ws would otherwise force a reload of every flag)
     n = rv[R_NPLAYERS]
     mode = rv[R_MODE]
     hand_size = rv[R_HAND]
-    trump = obs[O_TRUMP_SUIT]
     six_ace = rv[R_SIX_BEATS_ACE] != 0
     only_if = rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0
     n_teams = rv[R_N_TEAMS]
+    exchange_on = rv[R_EXCHANGE] != 0
+    partial = rv[R_PARTIAL] != 0
+    att_draw_now = rv[R_ATT_DRAW_NOW] != 0
+    single_or_pair = rv[R_SETS_SINGLE_OR_PAIR] != 0
+    two_pair_size = rv[R_TWO_PAIR_SIZE]
+    max_attack = rv[R_MAX_ATTACK]
+    fb = rv[R_FIRST_BOUT_MAX]
+    fb_until_discard = rv[R_FIRST_BOUT_UNTIL_DISCARD] != 0
+    lead_single = rv[R_LEAD_SINGLE] != 0
+    timing = rv[R_THROW_TIMING]
+    throw_after_take = rv[R_THROW_AFTER_TAKE] != 0
+    gt = rv[R_NEIGHBOURS_GT]
+    neighbours_only = gt > 0 and n > gt
+    transfer_first = rv[R_TRANSFER_FIRST] != 0
+    proezdnoy = rv[R_PROEZDNOY] != 0
+    proezdnoy_per_game = rv[R_PROEZDNOY_PER_GAME] != 0
+    pokaznoy = rv[R_POKAZNOY] != 0
+    pogony_win = rv[R_POGONY_WIN] != 0
+    pogony_scoring = rv[R_POGONY_SCORING] != 0
+    trump = ws[O_TRUMP_SUIT]
+    tp = 0  # talon position: cards tp..tend-1 are still to be drawn
     out = np.int64(0)
     n_out = 0
+    n_left = popcount(_team_count(ws, out, n))
     att = first_att
-    dfn = _next_opponent(out, obs, att, n)
+    dfn = _next_opponent(ws, out, att, n)
     any_discard = False
     shown_game = np.int64(0)
     bout = 0
@@ -285,40 +272,37 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
     rec[F_LOSING_TEAM] = -1
     rec[F_EXCHANGE_SEAT] = -1
     rec[F_POGONY_SEAT] = -1
-    for s in range(6):
-        rec[F_OUTCOME + s] = -1
-        rec[F_PLACE + s] = 0
-        rec[F_TAKEN + s] = 0
-    for s in range(n):
-        rec[F_OUTCOME + s] = OUT_ESCAPED
+    for s in range(6):  # rec arrives zeroed (play_series)
+        rec[F_OUTCOME + s] = OUT_ESCAPED if s < n else -1
     while True:
         if bout >= MAX_BOUTS:
             rec[F_UNFINISHED] = 1
             rec[F_BOUTS] = bout
             return
-        obs[O_BOUT] = bout
-        obs[O_FIRST_BOUT] = 1 if bout == 0 else 0
-        obs[O_ATTACKER] = att
-        obs[O_DEFENDER] = dfn
-        obs[O_TAKING] = 0
-        obs[O_NTABLE] = 0
-        obs[O_TABLE_MASK] = 0
-        obs[O_SHOW_LEGAL] = 0
-        if not _offer_exchange(rv, obs, hands, talon, tpos, n, sids, params, srng, rec, trace, tn, tracing):
-            return
+        ws[O_BOUT] = bout
+        ws[O_FIRST_BOUT] = 1 if bout == 0 else 0
+        ws[O_ATTACKER] = att
+        ws[O_DEFENDER] = dfn
+        ws[O_TAKING] = 0
+        ws[O_NTABLE] = 0
+        ws[O_TABLE_MASK] = 0
+        ws[O_SHOW_LEGAL] = 0
+        if exchange_on and tp < tend:
+            if not _offer_exchange(ws, obs, tp, tend, n, sids, params, srng, rec, trace, tn, tracing):
+                return
         opener = att
         taking = False
         n_cov = 0
         lead_mask = np.int64(0)
         if mode == MODE_PROSTOY:
             # ---- simple durak: one set, one defence (RUL-11..13) ----
-            cap = obs[O_HAND_SIZE + dfn]
+            cap = ws[O_HAND_SIZE + dfn]
             if cap > 6:
                 cap = 6
-            obs[O_LIMIT] = cap
-            a = _ask(sids, params, srng, obs, hands, att, K_ATTACK, hands[att])
-            if (a & ~hands[att]) != 0 or not valid_prostoy_set(a, rv[R_SETS_SINGLE_OR_PAIR] != 0,
-                                                               rv[R_TWO_PAIR_SIZE], cap):
+            ws[O_LIMIT] = cap
+            ha = ws[WS_HANDS + att]
+            a = _ask(ws, obs, sids, params, srng, att, K_ATTACK, ha)
+            if (a & ~ha) != 0 or not valid_prostoy_set(a, single_or_pair, two_pair_size, cap):
                 _fail(rec, att, K_ATTACK, a)
                 return
             lead_mask = a
@@ -327,23 +311,22 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
             while m:
                 c = lowest(m)
                 m &= m - 1
-                _table_add(obs, k, c)
+                _table_add(ws, k, c)
                 k += 1
-            _set_hand(hands, obs, att, hands[att] & ~a)
-            obs[O_KNOWN + att] &= ~a
+            _set_hand(ws, att, ha & ~a)
+            ws[O_KNOWN + att] &= ~a
             if tracing:
                 _emit(trace, tn, T_ATTACK, att, a, 0)
-            if rv[R_ATT_DRAW_NOW]:
-                _draw(hands, obs, talon, tpos, att, hand_size)
-            partial = rv[R_PARTIAL] != 0
+            if att_draw_now:
+                tp = _draw(ws, att, hand_size, tp, tend)
             covered = np.int64(0)
             used = np.int64(0)
             all_cov = True
             for i in range(k):
-                ac = obs[O_TABLE_ATT + i]
-                legal = cover_options(ac, hands[dfn], trump, six_ace, only_if)
-                obs[O_COVER_TARGET] = i
-                cv = _ask(sids, params, srng, obs, hands, dfn, K_COVER, legal)
+                ac = ws[O_TABLE_ATT + i]
+                legal = cover_options(ac, ws[WS_HANDS + dfn], trump, six_ace, only_if)
+                ws[O_COVER_TARGET] = i
+                cv = _ask(ws, obs, sids, params, srng, dfn, K_COVER, legal)
                 if cv == NO_CARD:
                     all_cov = False
                     if not partial:
@@ -352,50 +335,50 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
                 if cv < 0 or cv >= 36 or not (legal >> cv) & 1:
                     _fail(rec, dfn, K_COVER, cv)
                     return
-                obs[O_TABLE_COV + i] = cv
-                obs[O_TABLE_MASK] |= np.int64(1) << cv
-                _set_hand(hands, obs, dfn, hands[dfn] & ~(np.int64(1) << cv))
+                ws[O_TABLE_COV + i] = cv
+                ws[O_TABLE_MASK] |= np.int64(1) << cv
+                _set_hand(ws, dfn, ws[WS_HANDS + dfn] & ~(np.int64(1) << cv))
                 covered |= np.int64(1) << ac
                 used |= np.int64(1) << cv
             if not all_cov and not partial:
                 # RUL-12 take-all: covers come back, the defender takes the attack
-                _set_hand(hands, obs, dfn, hands[dfn] | used)
+                _set_hand(ws, dfn, ws[WS_HANDS + dfn] | used)
                 covered = np.int64(0)
                 used = np.int64(0)
             take = a & ~covered
             if tracing:
                 for i in range(k):
-                    if (covered >> obs[O_TABLE_ATT + i]) & 1:
-                        _emit(trace, tn, T_DEFEND, dfn, obs[O_TABLE_ATT + i], obs[O_TABLE_COV + i])
+                    if (covered >> ws[O_TABLE_ATT + i]) & 1:
+                        _emit(trace, tn, T_DEFEND, dfn, ws[O_TABLE_ATT + i], ws[O_TABLE_COV + i])
                 _emit(trace, tn, T_DEFEND, dfn, -1, take)
-            obs[O_KNOWN + dfn] &= ~used
+            ws[O_KNOWN + dfn] &= ~used
             if take:
                 taking = True
-                _set_hand(hands, obs, dfn, hands[dfn] | take)
-                obs[O_KNOWN + dfn] |= take
+                _set_hand(ws, dfn, ws[WS_HANDS + dfn] | take)
+                ws[O_KNOWN + dfn] |= take
                 rec[F_TAKEN + dfn] += popcount(take)
             if covered:
-                obs[O_DISCARD] |= covered | used
+                ws[O_DISCARD] |= covered | used
                 any_discard = True
-            if not rv[R_ATT_DRAW_NOW]:
-                _draw(hands, obs, talon, tpos, att, hand_size)
-            _draw(hands, obs, talon, tpos, dfn, hand_size)
+            if not att_draw_now:
+                tp = _draw(ws, att, hand_size, tp, tend)
+            tp = _draw(ws, dfn, hand_size, tp, tend)
         else:
             # ---- podkidnoy / perevodnoy (RUL-14..19) ----
-            limit = rv[R_MAX_ATTACK]
-            fb = rv[R_FIRST_BOUT_MAX]
-            if fb > 0 and ((bout == 0) if rv[R_FIRST_BOUT_UNTIL_DISCARD] == 0 else not any_discard):
+            limit = max_attack
+            if fb > 0 and ((not any_discard) if fb_until_discard else (bout == 0)):
                 if fb < limit:
                     limit = fb
             base_limit = limit
-            dl = obs[O_HAND_SIZE + dfn]
+            dl = ws[O_HAND_SIZE + dfn]
             if dl < limit:
                 limit = dl
-            obs[O_LIMIT] = limit
-            a = _ask(sids, params, srng, obs, hands, att, K_ATTACK, hands[att])
+            ws[O_LIMIT] = limit
+            ha = ws[WS_HANDS + att]
+            a = _ask(ws, obs, sids, params, srng, att, K_ATTACK, ha)
             k = popcount(a)
-            if (a == 0 or (a & ~hands[att]) != 0 or k > limit
-                    or popcount(same_rank_cards(a) & NIBBLE_LOW) != 1 or (rv[R_LEAD_SINGLE] and k != 1)):
+            if (a == 0 or (a & ~ha) != 0 or k > limit
+                    or popcount(same_rank_cards(a) & NIBBLE_LOW) != 1 or (lead_single and k != 1)):
                 _fail(rec, att, K_ATTACK, a)
                 return
             lead_mask = a
@@ -404,57 +387,53 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
             while m:
                 c = lowest(m)
                 m &= m - 1
-                _table_add(obs, i, c)
+                _table_add(ws, i, c)
                 i += 1
-            _set_hand(hands, obs, att, hands[att] & ~a)
-            obs[O_KNOWN + att] &= ~a
+            _set_hand(ws, att, ha & ~a)
+            ws[O_KNOWN + att] &= ~a
             if tracing:
                 _emit(trace, tn, T_ATTACK, att, a, 0)
             shown_bout = np.int64(0)
             showed_players = np.int64(0)
-            passes[0] = 0
-            if rv[R_THROW_TIMING] == TIMING_ANY_TIME:
-                t = _throw_round(rv, obs, hands, n, out, att, dfn, limit, taking, n_cov, passes, sids, params,
-                                 srng, rec, trace, tn, tracing, True)
-                if t == -2:
-                    return
+            # With any_time the first throw round (the attacker skipped) comes before the defender answers.
+            skip_attacker = timing == TIMING_ANY_TIME
             while True:
                 # the defender answers every uncovered card: transfer, cover, or take
-                while obs[O_NTABLE] > n_cov and not taking:
-                    n_att = obs[O_NTABLE]
-                    if mode == MODE_PEREVODNOY and n_cov == 0 and (bout > 0 or rv[R_TRANSFER_FIRST]):
-                        tm = obs[O_TABLE_MASK]
-                        rk = same_rank_cards(tm)
-                        nd = _next_opponent(out, obs, dfn, n)
+                while not skip_attacker and ws[O_NTABLE] > n_cov and not taking:
+                    n_att = ws[O_NTABLE]
+                    if mode == MODE_PEREVODNOY and n_cov == 0 and (bout > 0 or transfer_first):
+                        rk = same_rank_cards(ws[O_TABLE_MASK])
+                        nd = _next_opponent(ws, out, dfn, n)
                         if popcount(rk & NIBBLE_LOW) == 1 and nd >= 0 and nd != dfn:
-                            lay = hands[dfn] & rk if obs[O_HAND_SIZE + nd] >= n_att + 1 else np.int64(0)
+                            hd = ws[WS_HANDS + dfn]
+                            lay = hd & rk if ws[O_HAND_SIZE + nd] >= n_att + 1 else np.int64(0)
                             show = np.int64(0)
-                            if obs[O_HAND_SIZE + nd] >= n_att:
-                                if rv[R_PROEZDNOY] and trump >= 0:
-                                    tr = hands[dfn] & rk & (NIBBLE_LOW << trump)
-                                    if rv[R_PROEZDNOY_PER_GAME]:
+                            if ws[O_HAND_SIZE + nd] >= n_att:
+                                if proezdnoy and trump >= 0:
+                                    tr = hd & rk & (NIBBLE_LOW << trump)
+                                    if proezdnoy_per_game:
                                         tr &= ~shown_game
                                     elif (showed_players >> dfn) & 1:
                                         tr = np.int64(0)
                                     show |= tr
-                                if rv[R_POKAZNOY]:
-                                    show |= hands[dfn] & rk & ~shown_bout
+                                if pokaznoy:
+                                    show |= hd & rk & ~shown_bout
                             if lay | show:
-                                obs[O_SHOW_LEGAL] = show
-                                tcard = _ask(sids, params, srng, obs, hands, dfn, K_TRANSFER, lay)
-                                obs[O_SHOW_LEGAL] = 0
+                                ws[O_SHOW_LEGAL] = show
+                                tcard = _ask(ws, obs, sids, params, srng, dfn, K_TRANSFER, lay)
+                                ws[O_SHOW_LEGAL] = 0
                                 if tcard != NO_CARD:
                                     if tcard >= SHOW and tcard < SHOW + 36 and (show >> (tcard - SHOW)) & 1:
                                         c = tcard - SHOW
                                         shown_bout |= np.int64(1) << c
                                         shown_game |= np.int64(1) << c
                                         showed_players |= np.int64(1) << dfn
-                                        obs[O_KNOWN + dfn] |= np.int64(1) << c
+                                        ws[O_KNOWN + dfn] |= np.int64(1) << c
                                         if tracing:
                                             _emit(trace, tn, T_SHOW, dfn, c, nd)
                                     elif tcard >= 0 and tcard < 36 and (lay >> tcard) & 1:
-                                        _play_out_card(hands, obs, dfn, tcard)
-                                        _table_add(obs, n_att, tcard)
+                                        _play_out_card(ws, dfn, tcard)
+                                        _table_add(ws, n_att, tcard)
                                         if tracing:
                                             _emit(trace, tn, T_TRANSFER, dfn, tcard, nd)
                                     else:
@@ -463,114 +442,169 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
                                     rec[F_TRANSFERS] += 1
                                     att = dfn
                                     dfn = nd
-                                    obs[O_ATTACKER] = att
-                                    obs[O_DEFENDER] = dfn
+                                    ws[O_ATTACKER] = att
+                                    ws[O_DEFENDER] = dfn
                                     limit = base_limit
-                                    if obs[O_HAND_SIZE + dfn] < limit:
-                                        limit = obs[O_HAND_SIZE + dfn]
-                                    obs[O_LIMIT] = limit
-                                    passes[0] = 0
+                                    if ws[O_HAND_SIZE + dfn] < limit:
+                                        limit = ws[O_HAND_SIZE + dfn]
+                                    ws[O_LIMIT] = limit
                                     continue
                     tgt = n_cov
-                    ac = obs[O_TABLE_ATT + tgt]
-                    legal = cover_options(ac, hands[dfn], trump, six_ace, only_if)
-                    obs[O_COVER_TARGET] = tgt
-                    cv = _ask(sids, params, srng, obs, hands, dfn, K_COVER, legal)
+                    ac = ws[O_TABLE_ATT + tgt]
+                    legal = cover_options(ac, ws[WS_HANDS + dfn], trump, six_ace, only_if)
+                    ws[O_COVER_TARGET] = tgt
+                    cv = _ask(ws, obs, sids, params, srng, dfn, K_COVER, legal)
                     if cv == NO_CARD:
                         taking = True
-                        obs[O_TAKING] = 1
+                        ws[O_TAKING] = 1
                         if tracing:
                             _emit(trace, tn, T_TAKE, dfn, 0, 0)
                         break
                     if cv < 0 or cv >= 36 or not (legal >> cv) & 1:
                         _fail(rec, dfn, K_COVER, cv)
                         return
-                    _play_out_card(hands, obs, dfn, cv)
-                    obs[O_TABLE_COV + tgt] = cv
-                    obs[O_TABLE_MASK] |= np.int64(1) << cv
+                    _play_out_card(ws, dfn, cv)
+                    ws[O_TABLE_COV + tgt] = cv
+                    ws[O_TABLE_MASK] |= np.int64(1) << cv
                     n_cov += 1
                     if tracing:
                         _emit(trace, tn, T_COVER, dfn, ac, cv)
-                if taking and not rv[R_THROW_AFTER_TAKE]:
+                if taking and not throw_after_take:
                     break
-                t = _throw_round(rv, obs, hands, n, out, att, dfn, limit, taking, n_cov, passes, sids, params,
-                                 srng, rec, trace, tn, tracing, False)
-                if t == -2:
-                    return
-                if t < 0:
+                # ---- one throw-in round (RUL-16/17): the attacker, then clockwise; the first
+                # card thrown in ends the round. Written inline: as a function it was a call
+                # with ~80 argument words per round.
+                thrower = -1
+                n_att = ws[O_NTABLE]
+                if n_att < limit:
+                    ranks = same_rank_cards(ws[O_TABLE_MASK])
+                    left_nb = -1
+                    right_nb = -1
+                    if neighbours_only:
+                        left_nb = _next_active(out, dfn, n)
+                        right_nb = _prev_active(out, dfn, n)
+                    team_d = ws[O_TEAM + dfn]
+                    att_done = skip_attacker
+                    c = att
+                    for i in range(n):
+                        if i > 0:
+                            c += 1
+                            if c == n:
+                                c = 0
+                        if c == dfn or (out >> c) & 1 or ws[O_TEAM + c] == team_d:
+                            continue
+                        if left_nb >= 0 and c != left_nb and c != right_nb:
+                            continue
+                        legal = ws[WS_HANDS + c] & ranks
+                        if i == 0:
+                            if skip_attacker:
+                                continue
+                            if legal == 0:
+                                att_done = True
+                                continue
+                        else:
+                            if timing == TIMING_AFTER_ATTACKER and not att_done:
+                                break
+                            if timing == TIMING_AFTER_FIRST_COVER and n_cov == 0 and not taking:
+                                break
+                            if legal == 0:
+                                continue
+                        t = _ask(ws, obs, sids, params, srng, c, K_THROW_IN, legal)
+                        if t == NO_CARD:
+                            if tracing:
+                                _emit(trace, tn, T_PASS, c, 0, 0)
+                            if i == 0:
+                                att_done = True
+                            continue
+                        if t < 0 or t >= 36 or not (legal >> t) & 1:
+                            _fail(rec, c, K_THROW_IN, t)
+                            return
+                        _play_out_card(ws, c, t)
+                        _table_add(ws, n_att, t)
+                        if tracing:
+                            _emit(trace, tn, T_THROW_IN, c, t, 0)
+                        thrower = c
+                        break
+                if skip_attacker:  # after the any_time round the defender answers in any case
+                    skip_attacker = False
+                    continue
+                if thrower < 0:
                     break
-            tm = obs[O_TABLE_MASK]
+            tm = ws[O_TABLE_MASK]
             if taking:
-                _set_hand(hands, obs, dfn, hands[dfn] | tm)
-                obs[O_KNOWN + dfn] |= tm
+                _set_hand(ws, dfn, ws[WS_HANDS + dfn] | tm)
+                ws[O_KNOWN + dfn] |= tm
                 rec[F_TAKEN + dfn] += popcount(tm)
             else:
-                obs[O_DISCARD] |= tm
+                ws[O_DISCARD] |= tm
                 any_discard = True
             # RUL-18: opener first, then clockwise, the defender last
-            for i in range(n):
-                s = (opener + i) % n
-                if s != dfn and not (out >> s) & 1:
-                    _draw(hands, obs, talon, tpos, s, hand_size)
-            _draw(hands, obs, talon, tpos, dfn, hand_size)
-        obs[O_NTABLE] = 0
-        obs[O_TABLE_MASK] = 0
+            if tp < tend:
+                s = opener
+                for i in range(n):
+                    if s != dfn and not (out >> s) & 1:
+                        tp = _draw(ws, s, hand_size, tp, tend)
+                    s += 1
+                    if s == n:
+                        s = 0
+                tp = _draw(ws, dfn, hand_size, tp, tend)
+        ws[O_NTABLE] = 0
+        ws[O_TABLE_MASK] = 0
         bout += 1
         # ---- who is out, is the deal over (RUL-20/21) ----
+        # Nobody goes out while the talon has cards (everyone has just drawn), so all of this is
+        # skipped in most bouts.
         out_before = out
-        if tpos[0] == tpos[1]:
+        newly = 0
+        if tp == tend:
             for s in range(n):
-                if not (out >> s) & 1 and hands[s] == 0:
+                if not (out >> s) & 1 and ws[WS_HANDS + s] == 0:
                     out |= np.int64(1) << s
                     rec[F_PLACE + s] = n_out + 1
-            obs[O_OUT] = out
-        newly = popcount(out & ~out_before)
-        team_left = np.int64(0)
-        for s in range(n):
-            if not (out >> s) & 1:
-                team_left |= np.int64(1) << obs[O_TEAM + s]
-        n_left = popcount(team_left)
+            ws[O_OUT] = out
+            newly = popcount(out & ~out_before)
+            if newly:
+                n_left = popcount(_team_count(ws, out, n))
         pog = -1
-        if rv[R_POGONY_WIN] and n - popcount(out) == 2:
+        if pogony_win and n - popcount(out) == 2:
             w = 0
             for s in range(n):
-                if not (out >> s) & 1 and (hands[s] & RANK_MASKS[0]) == hands[s] and popcount(hands[s]) == 2:
+                hs = ws[WS_HANDS + s]
+                if not (out >> s) & 1 and (hs & RANK_MASKS[0]) == hs and popcount(hs) == 2:
                     pog = s
                     w += 1
             if w != 1:
                 pog = -1
         if n_left <= 1 or pog >= 0:
             rec[F_BOUTS] = bout
-            if rv[R_POGONY_SCORING]:
+            if pogony_scoring:
                 rec[F_LAST_LEAD_SIXES] = popcount(lead_mask & RANK_MASKS[0])
+            team_left = _team_count(ws, out, n)
             if pog >= 0:
                 rec[F_POGONY_SEAT] = pog
                 out |= np.int64(1) << pog
                 rec[F_PLACE + pog] = n_out + 1
                 n_left = 1
-                team_left = np.int64(0)
-                for s in range(n):
-                    if not (out >> s) & 1:
-                        team_left |= np.int64(1) << obs[O_TEAM + s]
+                team_left = _team_count(ws, out, n)
             if n_left == 0:
                 # RUL-21: whoever was still in at the final bout drew; in teams, the whole team
                 rec[F_DRAW] = 1
                 drew_teams = np.int64(0)
                 for s in range(n):
                     if not (out_before >> s) & 1:
-                        drew_teams |= np.int64(1) << obs[O_TEAM + s]
+                        drew_teams |= np.int64(1) << ws[O_TEAM + s]
                 for s in range(n):
-                    if (drew_teams >> obs[O_TEAM + s]) & 1:
+                    if (drew_teams >> ws[O_TEAM + s]) & 1:
                         rec[F_OUTCOME + s] = OUT_DREW
             else:
                 lt = lowest(team_left)
                 rec[F_LOSING_TEAM] = lt
                 for s in range(n):
-                    if obs[O_TEAM + s] == lt:
+                    if ws[O_TEAM + s] == lt:
                         rec[F_OUTCOME + s] = OUT_FOOL
                         if not (out >> s) & 1:
                             rec[F_PLACE + s] = n
-                            rec[F_FOOL_CARDS] += popcount(hands[s])
+                            rec[F_FOOL_CARDS] += popcount(ws[WS_HANDS + s])
                             if rec[F_FOOL] < 0:
                                 rec[F_FOOL] = s
             return
@@ -585,72 +619,76 @@ def play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, first_att
         else:
             att = -1
             if n_teams < n:
-                for i in range(1, n):
-                    t = (dfn + i) % n
-                    if not (out >> t) & 1 and obs[O_TEAM + t] == obs[O_TEAM + dfn]:
+                t = dfn
+                for i in range(n - 1):
+                    t += 1
+                    if t == n:
+                        t = 0
+                    if not (out >> t) & 1 and ws[O_TEAM + t] == ws[O_TEAM + dfn]:
                         att = t
                         break
             if att < 0:
                 att = _next_active(out, dfn, n)
-        dfn = _next_opponent(out, obs, att, n)
+        dfn = _next_opponent(ws, out, att, n)
 
 
 @njit(cache=True, _nrt=False)
-def deal_cards(rv, drng, obs, hands, talon, tpos, dealer, deck):
-    """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
+def deal_cards(rv, drng, ws, dealer):
+    """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card.
+    Returns the talon length (the talon is ws[WS_TALON:WS_TALON + length], trump card last)."""
     n = rv[R_NPLAYERS]
     h = rv[R_HAND]
     for i in range(36):
-        deck[i] = i
+        ws[WS_DECK + i] = i
     # Fisher-Yates; each 64-bit draw gives two 32-bit multiply-shift indices
     i = 35
     while i > 0:
         r = rng_next(drng)
         j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
-        tmp = deck[i]
-        deck[i] = deck[j]
-        deck[j] = tmp
+        tmp = ws[WS_DECK + i]
+        ws[WS_DECK + i] = ws[WS_DECK + j]
+        ws[WS_DECK + j] = tmp
         i -= 1
         if i > 0:
             j = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
-            tmp = deck[i]
-            deck[i] = deck[j]
-            deck[j] = tmp
+            tmp = ws[WS_DECK + i]
+            ws[WS_DECK + i] = ws[WS_DECK + j]
+            ws[WS_DECK + j] = tmp
             i -= 1
-    for s in range(n):
-        hands[s] = 0
-    for s in range(n, 6):
-        hands[s] = 0
-    for i in range(n * h):
-        s = (dealer + 1 + i % n) % n
-        hands[s] |= np.int64(1) << deck[i]
     for s in range(6):
-        obs[O_HAND_SIZE + s] = popcount(hands[s]) if s < n else 0
-        obs[O_KNOWN + s] = 0
+        ws[WS_HANDS + s] = 0
+    s = dealer
+    for i in range(n * h):
+        s += 1
+        if s == n:
+            s = 0
+        ws[WS_HANDS + s] |= np.int64(1) << ws[WS_DECK + i]
+    for s in range(6):
+        ws[O_HAND_SIZE + s] = popcount(ws[WS_HANDS + s]) if s < n else 0
+        ws[O_KNOWN + s] = 0
     dealt = n * h
     if dealt < 36:
-        tc = deck[dealt]
+        tc = ws[WS_DECK + dealt]
         k = 0
         for i in range(dealt + 1, 36):
-            talon[k] = deck[i]
+            ws[WS_TALON + k] = ws[WS_DECK + i]
             k += 1
-        talon[k] = tc
-        tpos[0] = 0
-        tpos[1] = k + 1
-        obs[O_TRUMP_IN_TALON] = 1
+        ws[WS_TALON + k] = tc
+        tend = k + 1
+        ws[O_TRUMP_IN_TALON] = 1
     else:
-        tc = deck[35]  # RUL-2: shown for trump, stays in the dealer's hand
-        tpos[0] = 0
-        tpos[1] = 0
-        obs[O_TRUMP_IN_TALON] = 0
-        obs[O_KNOWN + dealer] = np.int64(1) << tc
-    obs[O_TRUMP_CARD] = tc
-    obs[O_TRUMP_SUIT] = tc & 3
-    obs[O_TALON] = tpos[1] - tpos[0]
+        tc = ws[WS_DECK + 35]  # RUL-2: shown for trump, stays in the dealer's hand
+        tend = 0
+        ws[O_TRUMP_IN_TALON] = 0
+        ws[O_KNOWN + dealer] = np.int64(1) << tc
+    ws[O_TRUMP_CARD] = tc
+    ws[O_TRUMP_SUIT] = tc & 3
+    ws[O_TALON] = tend
+    return tend
 
 
 @njit(cache=True, _nrt=False)
-def _first_attacker(rv, obs, hands, dealer, first_deal, prev_fool):
+def _first_attacker(rv, ws, dealer, first_deal, prev_fool):
     """RUL-7."""
     n = rv[R_NPLAYERS]
     rule = LATER_LOWEST_TRUMP if rv[R_FIRST_LOWEST_TRUMP] else LATER_LEFT_OF_DEALER
@@ -663,11 +701,11 @@ def _first_attacker(rv, obs, hands, dealer, first_deal, prev_fool):
     if rule == LATER_IZ_POD:
         return (prev_fool + 1) % n
     if rule == LATER_LOWEST_TRUMP:
-        trump = obs[O_TRUMP_SUIT]
+        trump = ws[O_TRUMP_SUIT]
         best = 99
         who = -1
         for s in range(n):
-            t = hands[s] & (NIBBLE_LOW << trump)
+            t = ws[WS_HANDS + s] & (NIBBLE_LOW << trump)
             if t:
                 c = lowest(t)
                 if c < best:
@@ -678,8 +716,8 @@ def _first_attacker(rv, obs, hands, dealer, first_deal, prev_fool):
         if rv[R_FALLBACK_LOWEST_CARD]:
             best = 99
             for s in range(n):
-                if hands[s]:
-                    c = lowest(hands[s])
+                if ws[WS_HANDS + s]:
+                    c = lowest(ws[WS_HANDS + s])
                     if c < best:
                         best = c
                         who = s
@@ -690,20 +728,14 @@ def _first_attacker(rv, obs, hands, dealer, first_deal, prev_fool):
 @njit(cache=True, _nrt=False)
 def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, trace, tn, tracing, ws, rngs):
     """Play deals row0.. of one series: the same seats, the dealer and first attacker passed on (RUL-7/8).
-    ws is a preallocated int64 workspace (see _workspace), rngs a uint64[2] pair of generators."""
+    ws is a preallocated int64 workspace of WS_SIZE, rngs a uint64[2] pair of generators."""
     n = rv[R_NPLAYERS]
-    obs = ws[0:O_RULES + R_SIZE]
-    obs[:] = 0
+    ws[:O_SIZE] = 0
     for i in range(R_SIZE):
-        obs[O_RULES + i] = rv[i]
-    obs[O_N] = n
+        ws[O_RULES + i] = rv[i]
+    ws[O_N] = n
     for s in range(6):
-        obs[O_TEAM + s] = rv[R_TEAM0 + s] if s < n else -1
-    hands = ws[WS_HANDS:WS_HANDS + 6]
-    talon = ws[WS_TALON:WS_TALON + 36]
-    tpos = ws[WS_TPOS:WS_TPOS + 2]
-    deck = ws[WS_DECK:WS_DECK + 36]
-    passes = ws[WS_PASSES:WS_PASSES + 1]
+        ws[O_TEAM + s] = rv[R_TEAM0 + s] if s < n else -1
     drng = rngs[0:1]
     srng = rngs[1:2]
     seed_stream(drng, seed, series, 0)
@@ -717,24 +749,24 @@ def play_series(rv, sids, params, seed, series, n_deals, recs, row0, deck_out, t
         rec[F_SERIES] = series
         rec[F_DEAL] = d
         rec[F_DEALER] = dealer
-        obs[O_DEALER] = dealer
-        obs[O_OUT] = 0
-        obs[O_DISCARD] = 0
-        deal_cards(rv, drng, obs, hands, talon, tpos, dealer, deck)
+        ws[O_DEALER] = dealer
+        ws[O_OUT] = 0
+        ws[O_DISCARD] = 0
+        tend = deal_cards(rv, drng, ws, dealer)
         if tracing:
             for i in range(36):
-                deck_out[d, i] = deck[i]
+                deck_out[d, i] = ws[WS_DECK + i]
         rec[F_SIX_HOLDER] = -1
         rec[F_ACE_HOLDER] = -1
         for s in range(n):
-            if (hands[s] >> obs[O_TRUMP_SUIT]) & 1:
+            if (ws[WS_HANDS + s] >> ws[O_TRUMP_SUIT]) & 1:
                 rec[F_SIX_HOLDER] = s
-            if (hands[s] >> (32 + obs[O_TRUMP_SUIT])) & 1:
+            if (ws[WS_HANDS + s] >> (32 + ws[O_TRUMP_SUIT])) & 1:
                 rec[F_ACE_HOLDER] = s
-        fa = _first_attacker(rv, obs, hands, dealer, d == 0, prev_fool)
+        fa = _first_attacker(rv, ws, dealer, d == 0, prev_fool)
         if tracing:
             _emit(trace, tn, T_DEAL, dealer, fa, d)
-        play_deal(rv, sids, params, srng, obs, hands, talon, tpos, dealer, fa, rec, trace, tn, tracing, passes)
+        play_deal(rv, ws, sids, params, srng, tend, fa, rec, trace, tn, tracing)
         if rec[F_ERROR]:
             return
         # RUL-8: the fool deals next; after a draw the same dealer; in teams the first loser from the dealer
