@@ -209,10 +209,11 @@ def _move_text(kind: int, value: int) -> str:
 class Runner:
     """A compiled engine bound to rules and a line-up; plays chunks and traces."""
 
-    def __init__(self, rules: Rules, seats: list[Seat], paths=()):
+    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=()):
+        """`also`: more strategy names to compile into the same engine (to share it across line-ups)."""
         self.rules = rules
         self.seats = seats
-        self.engine, order = dispatch.engine_for([s.name for s in seats], paths)
+        self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths)
         self.rv = rules.vector()
         self.sids = np.zeros(6, dtype=np.int64)
         self.params = np.zeros((6, N_PARAMS), dtype=np.float64)

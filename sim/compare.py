@@ -157,8 +157,9 @@ class Comparison:
 
         def lineup(arm, r):
             return [arm.seats[(s - r) % n] for s in range(n)]
-        runners = [(Runner(self.a.rules, lineup(self.a, r), self.paths),
-                    Runner(self.b.rules, lineup(self.b, r), self.paths))
+        both = [x.name for x in self.a.seats + self.b.seats]  # one engine serves both arms
+        runners = [(Runner(self.a.rules, lineup(self.a, r), self.paths, also=both),
+                    Runner(self.b.rules, lineup(self.b, r), self.paths, also=both))
                    for r in shifts]
         per_rot = -(-self.games // len(runners))
         jobs = [(i, s0, min(self.chunk, per_rot - s0)) for s0 in range(0, per_rot, self.chunk)

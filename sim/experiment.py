@@ -71,6 +71,7 @@ class Experiment:
     out: Path | None = None
     records: bool = False
     threads: int | None = None
+    also: tuple = ()  # more strategy names for the same compiled engine (see batch.Runner)
     lineups: list = field(init=False)
     tallies: list = field(init=False)
     rounds_done: int = field(init=False, default=0)
@@ -156,7 +157,7 @@ class Experiment:
                 (self.out / "records").mkdir(exist_ok=True)
             self.status = "running"
             self._write_json("metadata.json", self.metadata())
-        runners = [Runner(self.rules, lu, self.paths) for lu in self.lineups]
+        runners = [Runner(self.rules, lu, self.paths, also=self.also) for lu in self.lineups]
         threads = self.threads or os.cpu_count() or 1
         t0 = time.perf_counter() - self.seconds
         total = self.games

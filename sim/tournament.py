@@ -40,8 +40,9 @@ class Tournament:
         for i, j in combinations(range(len(self.strategies)), 2):
             specs = [self.strategies[i] if s % 2 == 0 else self.strategies[j] for s in range(n)]
             seats = batch.make_lineup(self.rules, specs, self.paths)
+            names = tuple(batch.parse_strategy(x, self.paths).name for x in self.strategies)
             exp = Experiment(self.rules, seats, seed=self.seed, games=self.games, threads=self.threads,
-                             paths=self.paths).run()
+                             paths=self.paths, also=names).run()
             self.seconds += exp.seconds
             wi = wj = dr = g = 0
             for lu, t in zip(exp.lineups, exp.tallies):
