@@ -380,32 +380,73 @@ BENCH_CASES = (
 @main.command()
 @click.option("--games", default=1_000_000, show_default=True, help="Games per measurement.")
 @click.option("--threads", default=0, help="Threads for the all-cores line (default: all cores).")
+@click.option("--search-games", default=2000, show_default=True,
+              help="Games of the search player (rollout) against expert; 0 to skip.")
 @click.option("--json", "as_json", is_flag=True)
-def bench(games, threads, as_json):
+def bench(games, threads, search_games, as_json):
     """Games per second of the compiled core (compile time reported apart) and peak memory."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from sim import batch
     threads = threads or os.cpu_count() or 1
     rows = []
+    if not as_json:
+        click.echo("core: the compiled kernel alone (deals, play, records); end-to-end: `durak run`'s path "
+                   "with aggregation, on all cores")
     for fam, n, strat in BENCH_CASES:
         rules = R.resolve(fam, n)
         t0 = time.perf_counter()
         runner = batch.Runner(rules, batch.make_lineup(rules, [strat]))
         runner.play_raw(0, 0, 10)
         compile_s = time.perf_counter() - t0
+        row = {"case": f"{fam} {n}p {strat}", "games": games, "compile_or_load_s": round(compile_s, 2)}
+        chunk = batch.DEFAULT_CHUNK
+        n_chunks = -(-games // chunk)
         for th in sorted({1, threads}):
-            res = batch.run(rules, [strat], games=games, seed=12345, threads=th)
-            rows.append({"case": f"{fam} {n}p {strat}", "threads": th, "games": res.tally.games,
-                         "seconds": round(res.seconds, 3), "games_per_s": round(res.tally.games / res.seconds),
-                         "per_core": round(res.tally.games / res.seconds / th), "compile_or_load_s": round(compile_s, 2)})
-            if not as_json:
-                r = rows[-1]
-                click.echo(f"{r['case']:<26} threads={th}  {r['games_per_s']:>12,} games/s  "
-                           f"({r['per_core']:,}/core)  compile/load {r['compile_or_load_s']} s")
+            t0 = time.perf_counter()
+            with ThreadPoolExecutor(max_workers=th) as ex:  # the runner's chunks, without aggregation
+                list(ex.map(lambda k: runner.play_raw(12345, k * chunk, chunk), range(n_chunks)))
+            dt = time.perf_counter() - t0
+            row[f"core_{th}t_games_per_s"] = round(n_chunks * chunk / dt)
+        res = batch.run(rules, [strat], games=games, seed=12345, threads=threads)
+        row["end_to_end_games_per_s"] = round(res.tally.games / res.seconds)
+        rows.append(row)
+        if not as_json:
+            cores = "  ".join(f"{row[f'core_{th}t_games_per_s']:>10,}/s on {th} thread{'s' if th > 1 else ''}"
+                              for th in sorted({1, threads}))
+            click.echo(f"{row['case']:<24} core {cores}   end-to-end {row['end_to_end_games_per_s']:>9,}/s   "
+                       f"compile/load {row['compile_or_load_s']} s")
+    search = _bench_search(search_games, threads) if search_games else None
+    if search and not as_json:
+        click.echo(f"search player: rollout (samples={search['samples']:g}, candidates={search['candidates']:g}) "
+                   f"vs expert, 2-player podkidnoy, {search['games']:,} games, seats swapped: "
+                   f"{search['games_per_s']:,.0f} games/s on {threads} threads; fool rate rollout "
+                   f"{search['rollout_fool']} vs expert {search['expert_fool']}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if as_json:
-        click.echo(json.dumps({"cases": rows, "peak_rss_mb": round(peak_mb, 1)}, indent=1))
+        click.echo(json.dumps({"cases": rows, "search": search, "peak_rss_mb": round(peak_mb, 1)}, indent=1))
     else:
         click.echo(f"peak memory (RSS): {peak_mb:.0f} MB")
+
+
+def _bench_search(games: int, threads: int) -> dict:
+    """Strength and speed of the search player at its default budget."""
+    from sim import batch
+    from sim.report import pct
+    from sim.stats import wilson
+    rules = R.resolve("podkidnoy", 2)
+    seats = batch.make_lineup(rules, ["rollout", "expert"])
+    batch.Runner(rules, seats).play_raw(0, 0, 2)  # compile or load first
+    t0 = time.perf_counter()
+    a = batch.run(rules, ["rollout", "expert"], games=games // 2, seed=77, threads=threads).tally
+    b = batch.run(rules, ["expert", "rollout"], games=games // 2, seed=77, threads=threads).tally
+    dt = time.perf_counter() - t0
+    n = a.finished + b.finished
+    fr, fe = int(a.fool[0] + b.fool[1]), int(a.fool[1] + b.fool[0])
+    params = dict(seats[0].params)
+    return {"games": n, "seconds": round(dt, 2), "games_per_s": n / dt, "samples": params["samples"],
+            "candidates": params["candidates"], "rollout_fool": pct(fr / n, *map(float, wilson(fr, n))),
+            "expert_fool": pct(fe / n, *map(float, wilson(fe, n))), "draws": n - fr - fe}
 
 
 if __name__ == "__main__":  # pragma: no cover

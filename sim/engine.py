@@ -227,9 +227,11 @@ def _team_count(ws, out, n):
 
 
 @njit(cache=True, _nrt=False)
-def play_deal(rv, ws, sids, params, srng, tend, first_att, rec, trace, tn, tracing):
+def play_deal(rv, ws, sids, params, srng, tend, first_att, rec, trace, tn, tracing, out0=0, bout0=0, forced=0,
+              discarded=False):
     """Play one deal from a dealt position (talon ws[WS_TALON:WS_TALON+tend]) until a fool or a draw.
-    Fills rec; returns nothing."""
+    Fills rec; returns nothing. A search player starts it mid-deal: `out0` seats already out, bout
+    number `bout0`, `discarded` (a bout has ended in a discard), and `forced` as the first lead."""
     obs = ws[:O_SIZE]
     # the rules, read once (stores into ws would otherwise force a reload of every flag)
     n = rv[R_NPLAYERS]
@@ -259,14 +261,14 @@ def play_deal(rv, ws, sids, params, srng, tend, first_att, rec, trace, tn, traci
     pogony_scoring = rv[R_POGONY_SCORING] != 0
     trump = ws[O_TRUMP_SUIT]
     tp = 0  # talon position: cards tp..tend-1 are still to be drawn
-    out = np.int64(0)
-    n_out = 0
+    out = np.int64(out0)
+    n_out = popcount(out)
     n_left = popcount(_team_count(ws, out, n))
     att = first_att
     dfn = _next_opponent(ws, out, att, n)
-    any_discard = False
+    any_discard = discarded
     shown_game = np.int64(0)
-    bout = 0
+    bout = bout0
     rec[F_FIRST_ATTACKER] = att
     rec[F_FOOL] = -1
     rec[F_LOSING_TEAM] = -1
@@ -301,7 +303,7 @@ def play_deal(rv, ws, sids, params, srng, tend, first_att, rec, trace, tn, traci
                 cap = 6
             ws[O_LIMIT] = cap
             ha = ws[WS_HANDS + att]
-            a = _ask(ws, obs, sids, params, srng, att, K_ATTACK, ha)
+            a = forced if forced != 0 and bout == bout0 else _ask(ws, obs, sids, params, srng, att, K_ATTACK, ha)
             if (a & ~ha) != 0 or not valid_prostoy_set(a, single_or_pair, two_pair_size, cap):
                 _fail(rec, att, K_ATTACK, a)
                 return
@@ -375,7 +377,7 @@ def play_deal(rv, ws, sids, params, srng, tend, first_att, rec, trace, tn, traci
                 limit = dl
             ws[O_LIMIT] = limit
             ha = ws[WS_HANDS + att]
-            a = _ask(ws, obs, sids, params, srng, att, K_ATTACK, ha)
+            a = forced if forced != 0 and bout == bout0 else _ask(ws, obs, sids, params, srng, att, K_ATTACK, ha)
             k = popcount(a)
             if (a == 0 or (a & ~ha) != 0 or k > limit
                     or popcount(same_rank_cards(a) & NIBBLE_LOW) != 1 or (lead_single and k != 1)):

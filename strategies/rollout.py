@@ -1,0 +1,167 @@
+"""rollout: a search player. At every lead it samples what it cannot see and plays each candidate out.
+
+The lead is the decision that shapes a bout, so that is where it searches: it deals the unseen
+cards (everything not in its hand, the discard, or known to be in a hand) at random to the
+other hands (keeping the cards everybody saw them pick up) and to the talon (the face-up trump
+card stays at the bottom), `samples` times. For each candidate lead (every distinct card as a
+single, plus expert's own choice, which may be a set), it plays the deal to the end on the
+compiled core with `greedy` in every seat — the fast playout policy — from exactly the position
+after that lead, and scores +1 when its side escapes, 0 for a draw, -1 as the fool. The best
+average wins (ties: expert's choice). The same sampled deals serve every candidate, so the
+comparison between candidates is paired. Covers, throw-ins, transfers and the trump-six exchange
+are expert's.
+
+Idea: Monte Carlo determinized search ("perfect information Monte Carlo"), as used for card games
+with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it works in trick games).
+`durak bench` reports its strength and games/s at the default budget.
+"""
+import numpy as np
+from numba import njit
+
+from sim.engine import F_OUTCOME, F_SIZE, WS_HANDS, WS_SIZE, WS_TALON, play_deal
+from sim.lib import (
+    FULL, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE,
+    O_TALON, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_BOUT, bit, lowest, popcount, random_card,
+)
+from sim.rules import MODE_PROSTOY, R_MODE, R_SIZE
+from strategies import expert as _expert
+
+NAME = "rollout"
+DESCRIPTION = "Search player: samples hidden cards, plays every candidate lead out with greedy, picks the best."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on (sim/dispatch.py)
+PARAMS = {
+    "samples": (12.0, 1.0, 512.0, "sampled deals of the hidden cards per lead decision"),
+    "candidates": (8.0, 1.0, 36.0, "at most this many single-card leads are searched (lowest first), plus expert's"),
+}
+
+OUT_ESCAPED, OUT_DREW = 0, 1
+EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
+
+
+@njit(cache=True)
+def _sample(obs, rng, ws):
+    """Fill ws with one deal consistent with what this seat has seen. Returns the talon length or -1."""
+    me = obs[O_SEAT]
+    n = obs[O_N]
+    for i in range(O_SIZE):
+        ws[i] = obs[i]
+    hand = obs[O_HAND]
+    talon = obs[O_TALON]
+    trump_in = obs[O_TRUMP_IN_TALON] != 0
+    tc = obs[O_TRUMP_CARD]
+    unseen = FULL & ~hand & ~obs[O_DISCARD]
+    if trump_in:
+        unseen &= ~bit(tc)
+    for s in range(n):
+        if s != me:
+            unseen &= ~obs[O_KNOWN + s]
+    for s in range(6):
+        ws[WS_HANDS + s] = 0
+    ws[WS_HANDS + me] = hand
+    for s in range(n):
+        if s == me:
+            continue
+        h = obs[O_KNOWN + s]
+        need = obs[O_HAND_SIZE + s] - popcount(h)
+        for _ in range(need):
+            if unseen == 0:
+                return -1
+            c = random_card(rng, unseen)
+            h |= bit(c)
+            unseen &= ~bit(c)
+        ws[WS_HANDS + s] = h
+    k = 0
+    left = talon - (1 if trump_in else 0)
+    if popcount(unseen) != left:
+        return -1
+    while unseen:
+        c = random_card(rng, unseen)
+        unseen &= ~bit(c)
+        ws[WS_TALON + k] = c
+        k += 1
+    if trump_in:
+        ws[WS_TALON + k] = tc
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def attack(obs, legal, params, rng):
+    hand = obs[O_HAND]
+    mine = _expert.attack(obs, legal, EXPERT, rng)
+    samples = np.int64(params[0]) if params[0] >= 1 else 12
+    max_cand = np.int64(params[1]) if params[1] >= 1 else 8
+    cands = np.zeros(37, dtype=np.int64)
+    nc = 0
+    cands[nc] = mine
+    nc += 1
+    m = hand
+    while m and nc <= max_cand:
+        c = lowest(m)
+        m &= m - 1
+        if bit(c) != mine:
+            cands[nc] = bit(c)
+            nc += 1
+    if nc == 1:
+        return mine
+    me = obs[O_SEAT]
+    rv = np.zeros(R_SIZE, dtype=np.int64)
+    for i in range(R_SIZE):
+        rv[i] = obs[O_RULES + i]
+    base = np.zeros(WS_SIZE, dtype=np.int64)
+    ws = np.zeros(WS_SIZE, dtype=np.int64)
+    sids = np.zeros(6, dtype=np.int64)  # the template engine's strategy 0: greedy
+    pz = np.zeros((6, 16), dtype=np.float64)
+    srng = np.zeros(1, dtype=np.uint64)
+    rec = np.zeros(F_SIZE, dtype=np.int64)
+    trace = np.zeros((1, 4), dtype=np.int64)
+    tn = np.zeros(1, dtype=np.int64)
+    score = np.zeros(37, dtype=np.float64)
+    prostoy = obs[O_RULES + R_MODE] == MODE_PROSTOY
+    limit = obs[O_LIMIT]
+    done = 0
+    for _ in range(samples):
+        tend = _sample(obs, rng, base)
+        if tend < 0:
+            continue
+        seed = rng[0]
+        for j in range(nc):
+            if prostoy and popcount(cands[j]) > limit:
+                continue
+            ws[:] = base
+            rec[:] = 0
+            srng[0] = seed  # the same playout randomness for every candidate
+            play_deal(rv, ws, sids, pz, srng, tend, me, rec, trace, tn, False, obs[O_OUT], obs[O_BOUT],
+                      cands[j], obs[O_BOUT] > 0)
+            o = rec[F_OUTCOME + me]
+            score[j] += 1.0 if o == OUT_ESCAPED else (0.0 if o == OUT_DREW else -1.0)
+        done += 1
+    if done == 0:
+        return mine
+    best = 0
+    for j in range(1, nc):
+        if score[j] > score[best]:
+            best = j
+    return cands[best]
+
+
+@njit(cache=True)
+def cover(obs, legal, params, rng):
+    return _expert.cover(obs, legal, EXPERT, rng)
+
+
+@njit(cache=True)
+def throw_in(obs, legal, params, rng):
+    return _expert.throw_in(obs, legal, EXPERT, rng)
+
+
+@njit(cache=True)
+def transfer(obs, legal, params, rng):
+    return _expert.transfer(obs, legal, EXPERT, rng)
+
+
+@njit(cache=True)
+def exchange(obs, legal, params, rng):
+    return _expert.exchange(obs, legal, EXPERT, rng)
+
