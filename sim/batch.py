@@ -42,12 +42,13 @@ class LineupError(ValueError):
 class Seat:
     name: str
     params: tuple  # ((name, value), ...) in the strategy's PARAMS order
+    changed: tuple = ()  # names of the parameters that differ from the strategy's defaults
 
     @property
     def label(self) -> str:
-        if not self.params:
-            return self.name
-        return self.name + ":" + ",".join(f"{k}={v:g}" for k, v in self.params)
+        """The name, with only the parameters that differ from their defaults (as the user would type it)."""
+        items = [(k, v) for k, v in self.params if k in self.changed]
+        return self.name + (":" + ",".join(f"{k}={v:g}" for k, v in items) if items else "")
 
 
 def parse_strategy(spec: str, paths=()) -> Seat:
@@ -74,7 +75,8 @@ def parse_strategy(spec: str, paths=()) -> Seat:
         if not lo <= x <= hi:
             raise LineupError(f"strategy {name}: parameter {k}={v} is outside [{lo:g}, {hi:g}]")
         values[k] = x
-    return Seat(name, tuple(values.items()))
+    changed = tuple(k for k, v in values.items() if v != float(info.params[k][0]))
+    return Seat(name, tuple(values.items()), changed)
 
 
 def make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
