@@ -50,6 +50,15 @@ def _progress(enabled: bool):
     return prog, update
 
 
+def _with_progress(job, wanted: bool):
+    """job.run(progress=...) with a progress bar when wanted and stderr is a terminal."""
+    prog, update = _progress(wanted and sys.stderr.isatty())
+    if prog is None:
+        return job.run()
+    with prog:
+        return job.run(progress=update)
+
+
 def _default_out(rules) -> Path:
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     return Path.cwd() / "results" / "runs" / f"{stamp}-{rules.family}-{rules.num_players}p"
@@ -103,13 +112,8 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
                                         out=None if no_save else (out or _default_out(rules)))
             if deals_per_series < 1:
                 raise Fail("--deals-per-series must be at least 1")
-        prog, update = _progress(not quiet and not as_json and sys.stderr.isatty())
         try:
-            if prog:
-                with prog:
-                    exp.run(progress=update)
-            else:
-                exp.run()
+            _with_progress(exp, not quiet and not as_json)
         except KeyboardInterrupt:
             where = f"; continue with: durak run --resume {exp.out}" if exp.out else ""
             raise Fail(f"interrupted after {exp.games_played:,} games{where}") from None
@@ -175,12 +179,7 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
             click.echo("note: the two arms are identical; expect no difference", err=True)
         c = Comparison(Arm(label_a, ra, sa), Arm(label_b, rb, sb), seed=seed, games=games, rotate=rotate,
                        threads=threads or None, paths=tuple(paths))
-        prog, update = _progress(not as_json and sys.stderr.isatty())
-        if prog:
-            with prog:
-                c.run(progress=update)
-        else:
-            c.run()
+        _with_progress(c, not as_json)
         verdict = c.verdict(metric)
     except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError) as e:
         raise Fail(str(e)) from None
@@ -220,12 +219,7 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
         for s in strategies:
             batch.parse_strategy(s, paths)
         t = Tournament(rules, list(strategies), games=games, seed=seed, threads=threads or None, paths=paths)
-        prog, update = _progress(not as_json and sys.stderr.isatty())
-        if prog:
-            with prog:
-                t.run(progress=update)
-        else:
-            t.run()
+        _with_progress(t, not as_json)
     except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
         raise Fail(str(e)) from None
     md = t.markdown()

@@ -22,6 +22,7 @@ from sim.batch import Runner, Seat
 from sim.experiment import ExperimentError, git_commit
 from sim.records import to_records
 from sim.rules import Rules
+from sim.report import finish
 from sim.stats import Z95
 
 Z80 = 0.8416212335729143  # power 80% for the minimum detectable effect
@@ -79,8 +80,8 @@ def metric_matrix(recs: np.ndarray, n: int, r: int, teams=None) -> np.ndarray:
     m[:, 2 * n + 1] = out[rows, fa] == 2
     fd = first_defender(recs, n, teams)
     m[:, 2 * n + 2] = out[rows, fd] == 2
-    for col, field in ((2 * n + 3, "six_holder"), (2 * n + 4, "ace_holder")):
-        h = recs[field].astype(np.int64)
+    for col, holder in ((2 * n + 3, "six_holder"), (2 * n + 4, "ace_holder")):
+        h = recs[holder].astype(np.int64)
         has = h >= 0
         m[has, col] = out[rows[has], h[has]] == 2
     m[:, 2 * n + 5] = recs["bouts"]
@@ -318,8 +319,4 @@ def plot_comparison(c: Comparison, path: Path | None = None):
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, df["description"], fontsize=8)
     ax.set_xlabel(f"difference A - B (points), 95% intervals\nA: {c.a.label}   B: {c.b.label}", fontsize=8)
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-    return fig
+    return finish(fig, path)

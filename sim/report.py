@@ -103,6 +103,16 @@ def text(exp: Experiment) -> str:
     return "\n".join(lines)
 
 
+def finish(fig, path: Path | None = None):
+    """Lay out a figure; with a path, save it and free it (batch use), else return it (notebooks)."""
+    import matplotlib.pyplot as plt
+    fig.tight_layout()
+    if path:
+        fig.savefig(path, dpi=120)
+        plt.close(fig)
+    return fig
+
+
 def plot_rates(exp: Experiment, path: Path | None = None):
     """Escape / draw / fool rates per strategy with 95% error bars."""
     import matplotlib
@@ -120,11 +130,7 @@ def plot_rates(exp: Experiment, path: Path | None = None):
     ax.set_ylabel("% of games")
     ax.set_title(f"{exp.rules.describe()}: rates with 95% intervals", fontsize=9)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-    return fig
+    return finish(fig, path)
 
 
 def plot_lengths(exp: Experiment, path: Path | None = None):
@@ -137,11 +143,7 @@ def plot_lengths(exp: Experiment, path: Path | None = None):
     ax.set_xlabel("game length (bouts)")
     ax.set_ylabel("share of games")
     ax.set_title(f"{exp.rules.describe()}", fontsize=9)
-    fig.tight_layout()
-    if path:
-        fig.savefig(path, dpi=120)
-        plt.close(fig)
-    return fig
+    return finish(fig, path)
 
 
 def write_outputs(exp: Experiment, title: str | None = None) -> list[Path]:

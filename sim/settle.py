@@ -19,7 +19,7 @@ from sim import batch, dispatch
 from sim import rules as R
 from sim.compare import Arm, Comparison, plot_comparison
 from sim.experiment import Experiment, git_commit
-from sim.report import md_table, pct
+from sim.report import finish, md_table, pct
 from sim.tournament import Tournament
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
@@ -139,9 +139,7 @@ def _family_plot(df, col, lo, hi, ylabel, path, ref=None):
     ax.set_xlabel("players")
     ax.set_ylabel(ylabel)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    finish(fig, path)
 
 
 def q_first_attacker(ctx: Ctx) -> str:

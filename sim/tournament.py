@@ -17,6 +17,7 @@ import pandas as pd
 from sim import batch
 from sim.experiment import Experiment
 from sim.rules import Rules
+from sim.report import finish
 from sim.stats import wilson
 
 
@@ -139,11 +140,7 @@ class Tournament:
                     ax.text(j, i, f"{100 * v:.0f}", ha="center", va="center", fontsize=8)
         fig.colorbar(im, ax=ax, label="score of row vs column (%)")
         ax.set_title(self.rules.describe(), fontsize=9)
-        fig.tight_layout()
-        if path:
-            fig.savefig(path, dpi=120)
-            plt.close(fig)
-        return fig
+        return finish(fig, path)
 
 
 def bradley_terry(w: np.ndarray, iters: int = 2000, tol: float = 1e-10) -> np.ndarray:

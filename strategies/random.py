@@ -9,7 +9,7 @@ import numpy as np
 from numba import njit
 
 from sim.lib import (
-    NIBBLE_LOW, NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, bit, lowest, popcount,
+    NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, bit, lowest, popcount,
     random_card, rng_below,
 )
 from sim.rules import MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE

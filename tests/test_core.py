@@ -7,7 +7,6 @@ import pytest
 from click.testing import CliRunner
 
 from sim import batch
-from sim import engine as E
 from sim import rules as R
 from sim.cli import main
 from sim.records import to_records

@@ -1,5 +1,4 @@
 """Honest statistics, verified: interval coverage, false positives, and what pairing buys."""
-import numpy as np
 
 from sim import batch
 from sim import rules as R
