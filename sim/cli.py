@@ -410,6 +410,11 @@ def bench(games, threads, search_games, as_json):
                               for th in sorted({1, threads}))
             click.echo(f"{row['case']:<24} core {cores}   end-to-end {row['end_to_end_games_per_s']:>9,}/s   "
                        f"compile/load {row['compile_or_load_s']} s")
+    plug = _bench_plugin(games)
+    if plug and not as_json:
+        click.echo(f"plug-in strategy from a user folder ({plug['strategy']}, greedy's complexity): "
+                   f"{plug['games_per_s']:,.0f} games/s on 1 thread = {plug['ratio']:.2f} x greedy's "
+                   f"{plug['greedy_games_per_s']:,.0f}")
     search = _bench_search(search_games, threads) if search_games else None
     if search and not as_json:
         click.echo(f"search player: rollout (samples={search['samples']:g}, candidates={search['candidates']:g}) "
@@ -418,9 +423,32 @@ def bench(games, threads, search_games, as_json):
                    f"{search['rollout_fool']} vs expert {search['expert_fool']}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     if as_json:
-        click.echo(json.dumps({"cases": rows, "search": search, "peak_rss_mb": round(peak_mb, 1)}, indent=1))
+        click.echo(json.dumps({"cases": rows, "plugin": plug, "search": search, "peak_rss_mb": round(peak_mb, 1)},
+                              indent=1))
     else:
         click.echo(f"peak memory (RSS): {peak_mb:.0f} MB")
+
+
+def _bench_plugin(games: int) -> dict | None:
+    """A strategy loaded from a user folder (notebooks/my_strategies/cautious.py) against greedy, 1 thread."""
+    from sim import batch
+    folder = Path(__file__).resolve().parent.parent / "notebooks" / "my_strategies"
+    if not (folder / "cautious.py").exists():
+        return None
+    rules = R.resolve("podkidnoy", 2)
+    speed = {}
+    n = max(batch.DEFAULT_CHUNK, min(games, 4 * batch.DEFAULT_CHUNK))
+    for name, paths in (("greedy", ()), ("cautious", (str(folder),))):
+        r = batch.Runner(rules, batch.make_lineup(rules, [name], paths), paths)
+        r.play_raw(0, 0, 10)
+        best = 0.0
+        for _ in range(3):  # best of three: this machine's timings are noisy
+            t0 = time.perf_counter()
+            r.play_raw(1, 0, n)
+            best = max(best, n / (time.perf_counter() - t0))
+        speed[name] = best
+    return {"strategy": "cautious", "games_per_s": round(speed["cautious"]),
+            "greedy_games_per_s": round(speed["greedy"]), "ratio": speed["cautious"] / speed["greedy"]}
 
 
 def _bench_search(games: int, threads: int) -> dict:

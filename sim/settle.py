@@ -354,5 +354,8 @@ def write_index(root: Path = RESULTS) -> Path:
         s = root / name / "summary.json"
         verdict = json.loads(s.read_text())["verdict"] if s.exists() else "(not run yet)"
         lines.append(f"| [{q.title}]({name}/README.md) | {verdict} |")
+    if (root / "round_robin_2p.md").exists():
+        lines += ["", "Also: [a 2-player round robin of the strategy library](round_robin_2p.md) "
+                  "(podkidnoy, prostoy_5, perevodnoy; 200,000 games per pair; `results/round_robin_2p.py`)."]
     (root / "README.md").write_text("\n".join(lines) + "\n")
     return root / "README.md"
