@@ -158,6 +158,7 @@ class Experiment:
             self.status = "running"
             self._write_json("metadata.json", self.metadata())
         runners = [Runner(self.rules, lu, self.paths, also=self.also) for lu in self.lineups]
+        runners[0].play_raw(self.seed, 0, 1)  # compile or load the engine first: games/s excludes it
         threads = self.threads or os.cpu_count() or 1
         t0 = time.perf_counter() - self.seconds
         total = self.games
