@@ -110,8 +110,6 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
                                         deals_per_series=deals_per_series, paths=paths, records=records,
                                         threads=threads or None,
                                         out=None if no_save else (out or _default_out(rules)))
-            if deals_per_series < 1:
-                raise Fail("--deals-per-series must be at least 1")
         try:
             _with_progress(exp, not quiet and not as_json)
         except KeyboardInterrupt:
@@ -255,13 +253,12 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
     """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out."""
     from sim import batch
     from sim.dispatch import StrategyError
-    from sim.experiment import rotations
+    from sim.experiment import rotate
     from sim.narrate import narrate
     rules = _rules(preset, players, toggles)
     try:
         seats = batch.make_lineup(rules, strategies, paths)
-        lineup = [seats[(s - rotation) % len(seats)] for s in range(len(seats))]
-        assert rotations  # the rotation convention is experiment.rotations'
+        lineup = rotate(seats, rotation)
         traces = batch.Runner(rules, lineup, paths).trace(seed, game, deals)
     except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
         raise Fail(str(e)) from None

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from sim.batch import Runner, Seat
-from sim.experiment import ExperimentError, git_commit
+from sim.experiment import ExperimentError, git_commit, rotate
 from sim.records import to_records
 from sim.rules import Rules
 from sim.report import finish
@@ -155,12 +155,9 @@ class Comparison:
         # role k (the k-th strategy of a line-up) sits at seat (k + r) % n in rotation r, in both arms
         uniform = len({x.label for x in self.a.seats}) == 1 and len({x.label for x in self.b.seats}) == 1
         shifts = list(range(n)) if self.rotate and not uniform else [0]
-
-        def lineup(arm, r):
-            return [arm.seats[(s - r) % n] for s in range(n)]
         both = [x.name for x in self.a.seats + self.b.seats]  # one engine serves both arms
-        runners = [(Runner(self.a.rules, lineup(self.a, r), self.paths, also=both),
-                    Runner(self.b.rules, lineup(self.b, r), self.paths, also=both))
+        runners = [(Runner(self.a.rules, rotate(self.a.seats, r), self.paths, also=both),
+                    Runner(self.b.rules, rotate(self.b.seats, r), self.paths, also=both))
                    for r in shifts]
         per_rot = -(-self.games // len(runners))
         jobs = [(i, s0, min(self.chunk, per_rot - s0)) for s0 in range(0, per_rot, self.chunk)

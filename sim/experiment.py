@@ -25,7 +25,7 @@ from sim import batch
 from sim.batch import Runner, Seat, Tally
 from sim.records import to_records
 from sim.rules import Rules, resolve
-from sim.stats import Z95, wilson
+from sim.stats import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
 RATES = ("escaped", "drew", "fool")
@@ -35,13 +35,19 @@ class ExperimentError(ValueError):
     """Bad experiment input (sizes, output folder, resume mismatch)."""
 
 
-def rotations(seats: list[Seat], rotate: bool = True) -> list[list[Seat]]:
+def rotate(seats: list, r: int) -> list:
+    """The line-up turned r seats clockwise: strategy k sits at seat (k + r) mod n."""
+    n = len(seats)
+    return [seats[(s - r) % n] for s in range(n)]
+
+
+def rotations(seats: list[Seat], rotate_seats: bool = True) -> list[list[Seat]]:
     """Distinct rotations of the line-up through the seats (just the line-up without rotation)."""
-    if not rotate:
+    if not rotate_seats:
         return [list(seats)]
     out = []
     for r in range(len(seats)):
-        lineup = [seats[(s - r) % len(seats)] for s in range(len(seats))]
+        lineup = rotate(seats, r)
         if lineup not in out:
             out.append(lineup)
     return out
@@ -87,30 +93,27 @@ class Experiment:
             raise ExperimentError("--precision is a half-width of a 95% interval, e.g. 0.005 for ±0.5 points")
         if self.chunk < 1:
             raise ExperimentError("chunk must be at least 1")
+        if self.deals_per_series < 1:
+            raise ExperimentError("--deals-per-series must be at least 1")
         self.lineups = rotations(self.seats, self.rotate)
         self.tallies = [Tally(self.rules.num_players) for _ in self.lineups]
         if self.out is not None:
             self.out = Path(self.out)
 
     # ---- sizes -------------------------------------------------------------------------
-    @property
-    def series_per_round(self) -> int:
-        return self.chunk
+    def _total_series(self) -> int:
+        """Series per line-up for a fixed game count (the games are split over the rotations)."""
+        per_lineup = -(-self.games // len(self.lineups))
+        return -(-per_lineup // self.deals_per_series)
 
     def rounds_needed(self) -> int | None:
         """Rounds of chunks for a fixed game count (None in precision mode)."""
-        if self.games is None:
-            return None
-        per_lineup = -(-self.games // len(self.lineups))
-        series = -(-per_lineup // self.deals_per_series)
-        return -(-series // self.chunk)
+        return None if self.games is None else -(-self._total_series() // self.chunk)
 
     def _series_in_round(self, c: int) -> int:
         if self.games is None:
             return self.chunk
-        per_lineup = -(-self.games // len(self.lineups))
-        series = -(-per_lineup // self.deals_per_series)
-        return min(self.chunk, series - c * self.chunk)
+        return min(self.chunk, self._total_series() - c * self.chunk)
 
     @property
     def games_played(self) -> int:
@@ -272,9 +275,8 @@ class Experiment:
         teams = self.rules.teams
         if not teams:
             return None
-        ids = self.rules.team_ids()
         rows = []
-        for k, members in enumerate(teams):
+        for members in teams:
             lost = sum(int(t.fool[members[0]]) for t in self.tallies)
             drew = sum(int(t.drew[members[0]]) for t in self.tallies)
             n = sum(t.finished for t in self.tallies)
@@ -283,7 +285,6 @@ class Experiment:
                 lo, hi = wilson(cnt, n)
                 row[what], row[f"{what}_lo"], row[f"{what}_hi"] = cnt / n if n else np.nan, float(lo), float(hi)
             rows.append(row)
-        assert len(ids) == self.rules.num_players
         return pd.DataFrame(rows, index=pd.Index(range(len(teams)), name="team"))
 
     def places(self) -> pd.DataFrame:
@@ -400,6 +401,3 @@ def resume(out: str | Path, threads: int | None = None) -> Experiment:
         raise ExperimentError(f"{out}: the strategies no longer give the recorded rotations")
     return exp
 
-
-def half_width(p: float, n: int) -> float:
-    return Z95 * float(np.sqrt(max(p * (1 - p), 1e-12) / max(n, 1)))
