@@ -2,8 +2,8 @@
 import sys
 import time
 sys.path.insert(0, '/work/main')
-from sim import dispatch, batch, rules as R  # noqa: E402
-from sim.stats import wilson  # noqa: E402
+from sim.core import dispatch, batch, rules as R  # noqa: E402
+from sim.experiments.stats import wilson  # noqa: E402
 
 ALL = sorted(dispatch.discover())
 _orig = dispatch.engine_for

@@ -2,7 +2,7 @@
 
 Every pair of strategies that play the family meets for 200,000 deals: 100,000 with A in seat 0
 and 100,000 with the seats reversed (same seed, so the same deals). Rates are per finished deal
-with 95% Wilson intervals (sim.stats.wilson). One compiled engine serves every line-up
+with 95% Wilson intervals (sim.experiments.stats.wilson). One compiled engine serves every line-up
 (dispatch.engine_for is asked for the full set of names each time).
 
     .venv/bin/python results/round_robin_2p.py > results/round_robin_2p.md
@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sim import batch, dispatch  # noqa: E402
-from sim import rules as R  # noqa: E402
-from sim.stats import wilson  # noqa: E402
+from sim.experiments import batch
+from sim.core import dispatch  # noqa: E402
+from sim.core import rules as R  # noqa: E402
+from sim.experiments.stats import wilson  # noqa: E402
 
 FAMILIES = ("podkidnoy", "prostoy_5", "perevodnoy")
 GAMES_PER_ORDER = 100_000
@@ -39,7 +40,7 @@ def main():
            f"Each pair: {2 * GAMES_PER_ORDER:,} deals ({GAMES_PER_ORDER:,} per seat order, seed {SEED}), default rules of",
            "the family. Rates in % of finished deals with 95% Wilson intervals; `A escaped` = B is the fool.",
            "`A - B fool` is B's fool rate minus A's in points (positive: A is better). Produced by",
-           "`results/round_robin_2p.py` (sim.batch.run, 2 threads).", ""]
+           "`results/round_robin_2p.py` (sim.experiments.batch.run, 2 threads).", ""]
     for fam in FAMILIES:
         rules = R.resolve(fam, 2)
         names = [n for n in ALL if fam in dispatch.info(n).families]

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sim import batch
-from sim import rules as R
-from sim.compare import Arm, Comparison
-from sim.experiment import Experiment, experiment, resume  # noqa: F401  (re-exported)
-from sim.narrate import narrate
-from sim.report import markdown, plot_lengths, plot_rates, text  # noqa: F401  (re-exported)
-from sim.tournament import Tournament
+from sim.experiments import batch
+from sim.core import rules as R
+from sim.experiments.compare import Arm, Comparison
+from sim.experiments.experiment import Experiment, experiment, resume  # noqa: F401  (re-exported)
+from sim.referee.narrate import narrate
+from sim.experiments.report import markdown, plot_lengths, plot_rates, text  # noqa: F401  (re-exported)
+from sim.experiments.tournament import Tournament
 
 
 def run(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, strategies=("greedy",),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from sim import rules as R
+from sim.core import rules as R
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -96,8 +96,8 @@ def _default_out(rules) -> Path:
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
         deals_per_series, chunk, out, no_save, records, resume, as_json, quiet):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
-    from sim import batch, experiment, report
-    from sim.dispatch import StrategyError
+    from sim.experiments import batch, experiment, report
+    from sim.core.dispatch import StrategyError
     try:
         if resume is not None:
             exp = experiment.resume(resume, threads=threads or None)
@@ -162,10 +162,10 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
 
     Example: durak compare --rules prostoy_5 --a trump_six_exchange=true --b trump_six_exchange=false
     """
-    from sim import batch
-    from sim.compare import Arm, Comparison
-    from sim.dispatch import StrategyError
-    from sim.experiment import ExperimentError
+    from sim.experiments import batch
+    from sim.experiments.compare import Arm, Comparison
+    from sim.core.dispatch import StrategyError
+    from sim.experiments.experiment import ExperimentError
     try:
         ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
         rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
@@ -209,9 +209,9 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
 @click.option("--json", "as_json", is_flag=True)
 def tournament(preset, players, toggles, strategies, paths, games, seed, threads, out, no_save, as_json):
     """Round robin: head-to-head matrix and a Bradley-Terry ranking with 95% intervals."""
-    from sim import batch
-    from sim.dispatch import StrategyError
-    from sim.tournament import Tournament
+    from sim.experiments import batch
+    from sim.core.dispatch import StrategyError
+    from sim.experiments.tournament import Tournament
     rules = _rules(preset, players, toggles)
     try:
         for s in strategies:
@@ -251,10 +251,10 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
 @click.option("--json", "as_json", is_flag=True, help="Print the full trace instead.")
 def replay(preset, players, toggles, strategies, paths, seed, game, rotation, deals, as_json):
     """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out."""
-    from sim import batch
-    from sim.dispatch import StrategyError
-    from sim.experiment import rotate
-    from sim.narrate import narrate
+    from sim.experiments import batch
+    from sim.core.dispatch import StrategyError
+    from sim.experiments.experiment import rotate
+    from sim.referee.narrate import narrate
     rules = _rules(preset, players, toggles)
     try:
         seats = batch.make_lineup(rules, strategies, paths)
@@ -276,7 +276,7 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
 @click.option("--threads", default=0)
 def settle(name, scale, seed, threads):
     """Regenerate a settled argument in results/NAME (or `all` of them) and the index results/README.md."""
-    from sim import settle as S
+    from sim.experiments import settle as S
     names = list(S.QUESTIONS) if name == "all" else [name]
     for n in names:
         if n not in S.QUESTIONS:
@@ -341,7 +341,7 @@ def rules_cmd(as_json):
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable list.")
 def strategies_cmd(paths, as_json):
     """List every strategy: its one-line description, the families it plays and its parameters."""
-    from sim import dispatch
+    from sim.core import dispatch
     try:
         infos = [dispatch.info(n, paths) for n in sorted(dispatch.discover(paths))]
     except dispatch.StrategyError as e:
@@ -378,7 +378,7 @@ def bench(games, threads, search_games, as_json):
     """Games per second of the compiled core (compile time reported apart) and peak memory."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from sim import batch
+    from sim.experiments import batch
     threads = threads or os.cpu_count() or 1
     rows = []
     if not as_json:
@@ -428,7 +428,7 @@ def bench(games, threads, search_games, as_json):
 
 def _bench_plugin(games: int) -> dict | None:
     """A strategy loaded from a user folder (notebooks/my_strategies/cautious.py) against greedy, 1 thread."""
-    from sim import batch
+    from sim.experiments import batch
     folder = Path(__file__).resolve().parent.parent / "notebooks" / "my_strategies"
     if not (folder / "cautious.py").exists():
         return None
@@ -450,9 +450,9 @@ def _bench_plugin(games: int) -> dict | None:
 
 def _bench_search(games: int, threads: int) -> dict:
     """Strength and speed of the search player at its default budget."""
-    from sim import batch
-    from sim.report import pct
-    from sim.stats import wilson
+    from sim.experiments import batch
+    from sim.experiments.report import pct
+    from sim.experiments.stats import wilson
     rules = R.resolve("podkidnoy", 2)
     seats = batch.make_lineup(rules, ["rollout", "expert"])
     batch.Runner(rules, seats).play_raw(0, 0, 2)  # compile or load first

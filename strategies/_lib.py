@@ -5,7 +5,7 @@ functions below with a *knob tuple*: a ``UniTuple(float64, NK)`` built from cons
 strategy's own ``params``. One knob tuple type means numba compiles each ``h_*`` function once
 for the whole library, so an engine holding every strategy compiles about as fast as one
 holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
-NRT): hands and sets are int64 card bitmasks (bit ``rank*4 + suit``, see ``sim.lib``).
+NRT): hands and sets are int64 card bitmasks (bit ``rank*4 + suit``, see ``sim.core.lib``).
 
 Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw):
 
@@ -41,12 +41,12 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 import numpy as np
 from numba import njit
 
-from sim.lib import (
+from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
     O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, beaters, bit, lowest, popcount,
 )
-from sim.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
+from sim.core.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
     R_TWO_PAIR_SIZE
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,

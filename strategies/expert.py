@@ -34,8 +34,8 @@ A difference of 0.006 is about two standard errors at this size. Findings (fool 
 from numba import njit
 
 from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
-from sim.lib import O_RULES
-from sim.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
+from sim.core.lib import O_RULES
+from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "expert"
 DESCRIPTION = "The library's best tuned combination per family (see its docstring for how it was tuned)."

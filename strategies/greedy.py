@@ -9,7 +9,7 @@ the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", it
 import numpy as np
 from numba import njit
 
-from sim.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TALON, O_TRUMP_SUIT, bit, lowest
+from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TALON, O_TRUMP_SUIT, bit, lowest
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."

@@ -8,11 +8,11 @@ options including take / pass / no transfer.
 import numpy as np
 from numba import njit
 
-from sim.lib import (
+from sim.core.lib import (
     NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, bit, lowest, popcount,
     random_card, rng_below,
 )
-from sim.rules import MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE
+from sim.core.rules import MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE
 
 NAME = "random"
 DESCRIPTION = "Uniformly random legal move at every decision (the floor any strategy must beat)."

@@ -18,12 +18,12 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.engine import F_OUTCOME, F_SIZE, WS_HANDS, WS_SIZE, WS_TALON, play_deal
-from sim.lib import (
+from sim.core.engine import F_OUTCOME, F_SIZE, WS_HANDS, WS_SIZE, WS_TALON, play_deal
+from sim.core.lib import (
     FULL, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE,
     O_TALON, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_BOUT, bit, lowest, popcount, random_card,
 )
-from sim.rules import MODE_PROSTOY, R_MODE, R_SIZE
+from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
 from strategies import expert as _expert
 
 NAME = "rollout"

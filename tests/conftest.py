@@ -18,8 +18,8 @@ def shared_dir() -> Path | None:
 @pytest.fixture(scope="session")
 def runner_for():
     """Runner(rules, lineup) cached per configuration: one compiled engine serves them all."""
-    from sim import batch
-    from sim import rules as R
+    from sim.experiments import batch
+    from sim.core import rules as R
     cache = {}
 
     def get(family, n=2, toggles=None, strategies=("greedy",), paths=()):

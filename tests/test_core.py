@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim import batch
-from sim import rules as R
+from sim.experiments import batch
+from sim.core import rules as R
 from sim.cli import main
-from sim.records import to_records
+from sim.core.records import to_records
 
 
 @pytest.mark.parametrize("family,n", [("podkidnoy", 2), ("perevodnoy", 3), ("prostoy_5", 4), ("prostoy_6", 4)])

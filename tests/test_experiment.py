@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from sim import experiment as X
+from sim.experiments import experiment as X
 from sim.cli import main
 
 

@@ -9,7 +9,7 @@ talon is empty), never transfer, always exchange the trump six; ties by suit ord
 import pytest
 
 from sim import referee
-from sim.cards import card_name, parse_card
+from sim.core.cards import card_name, parse_card
 
 RANK = lambda c: c >> 2  # noqa: E731
 SUIT = lambda c: c & 3  # noqa: E731

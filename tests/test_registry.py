@@ -1,7 +1,7 @@
 """The toggle registry and input validation (RULES.md §7; sim/RULINGS.md RUL-3, RUL-4)."""
 import pytest
 
-from sim import rules as R
+from sim.core import rules as R
 
 
 @pytest.mark.parametrize("family,toggle,expected", [

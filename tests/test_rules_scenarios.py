@@ -18,8 +18,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim import referee as R  # noqa: E402
-from sim.cards import card_name, parse_card  # noqa: E402
-from sim.rules import RulesError, resolve  # noqa: E402
+from sim.core.cards import card_name, parse_card  # noqa: E402
+from sim.core.rules import RulesError, resolve  # noqa: E402
 
 RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
 

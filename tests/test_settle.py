@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from sim import settle as S
+from sim.experiments import settle as S
 from sim.cli import main
 
 

@@ -1,10 +1,10 @@
 """Honest statistics, verified: interval coverage, false positives, and what pairing buys."""
 
-from sim import batch
-from sim import rules as R
-from sim.compare import Arm, Comparison
-from sim.records import to_records
-from sim.stats import wilson
+from sim.experiments import batch
+from sim.core import rules as R
+from sim.experiments.compare import Arm, Comparison
+from sim.core.records import to_records
+from sim.experiments.stats import wilson
 
 
 def test_wilson_known_values():

@@ -10,10 +10,11 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim import batch, dispatch, referee
-from sim import rules as R
+from sim.experiments import batch
+from sim.core import dispatch, referee
+from sim.core import rules as R
 from sim.cli import main
-from sim.stats import wilson
+from sim.experiments.stats import wilson
 
 ALL_NAMES = sorted(dispatch.discover())
 INFOS = {n: dispatch.info(n) for n in ALL_NAMES}

@@ -2,7 +2,7 @@
 import numpy as np
 from numba import njit
 
-from sim.lib import NIBBLE_LOW, NO_CARD, O_TALON, O_TRUMP_SUIT, lowest
+from sim.core.lib import NIBBLE_LOW, NO_CARD, O_TALON, O_TRUMP_SUIT, lowest
 
 NAME = "cautious"
 DESCRIPTION = "Greedy that takes rather than trump while the talon is large."

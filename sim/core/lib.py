@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.rules import R_SIZE
+from sim.core.rules import R_SIZE
 
 FULL = np.int64((1 << 36) - 1)
 NIBBLE_LOW = np.int64(0x111111111)  # bit 4r set for every rank r
@@ -35,7 +35,7 @@ O_ATTACKER, O_DEFENDER, O_TAKING, O_NTABLE, O_COVER_TARGET, O_LIMIT, O_FIRST_BOU
 O_SHOW_LEGAL, O_OUT, O_DEALER, O_TABLE_MASK = 16, 17, 18, 19
 O_TABLE_ATT, O_TABLE_COV = 20, 32  # 12 slots each; -1 = empty / uncovered
 O_HAND_SIZE, O_KNOWN, O_TEAM = 44, 50, 56  # per seat
-O_RULES = 64  # the rules vector (R_* indices of sim.rules)
+O_RULES = 64  # the rules vector (R_* indices of sim.core.rules)
 O_SIZE = O_RULES + R_SIZE
 
 

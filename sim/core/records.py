@@ -1,13 +1,13 @@
 """Per-deal records: the typed contract between the compiled core and the reports.
 
-The core fills one int64 row per deal (columns ``F_*`` of ``sim.engine``); ``to_records``
+The core fills one int64 row per deal (columns ``F_*`` of ``sim.core.engine``); ``to_records``
 names them. Outcome codes: 0 escaped, 1 drew, 2 fool, -1 no such seat.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim import engine as E
+from sim.core import engine as E
 
 OUTCOMES = ("escaped", "drew", "fool")
 

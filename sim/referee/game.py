@@ -15,9 +15,9 @@ Public API
   consequence (bout end, refill, players going out, next roles, deal result). Raises ``RefereeError``.
 - ``new_deal(rules, deck, dealer) -> State``: deal per RUL-2, first attacker per RUL-7.
 - ``replay(trace) -> dict``: replays a core trace, raising ``ReplayError`` at the first problem.
-- ``judge(doc) -> dict`` and ``format_judgement(result) -> str`` (in ``sim/judge.py``, re-exported here).
+- ``judge(doc) -> dict`` and ``format_judgement(result) -> str`` (in ``sim/referee/judge.py``).
 
-Cards are kept as the integers of ``sim.cards`` (``rank*4 + suit``) inside the referee and as text
+Cards are kept as the integers of ``sim.core.cards`` (``rank*4 + suit``) inside the referee and as text
 (``"10S"``) at the edges. A card whose identity the referee cannot know (drawn from a talon whose
 order a position did not give, or a discard of a loaded position) is ``None``: the referee never
 invents cards.
@@ -28,10 +28,10 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 
-from sim.cards import N_CARDS, RANKS, SUITS, card_name, parse_card, parse_suit, rank_of, suit_of
-from sim.rules import PROSTOY, THROW_IN, TOGGLE_BY_NAME, Rules, resolve, team_of_seats
+from sim.core.cards import N_CARDS, RANKS, SUITS, card_name, parse_card, parse_suit, rank_of, suit_of
+from sim.core.rules import PROSTOY, THROW_IN, TOGGLE_BY_NAME, Rules, resolve, team_of_seats
 
-SIX, ACE = 0, 8  # rank indices of the six and the ace (sim.cards: rank 0..8 = 6..A)
+SIX, ACE = 0, 8  # rank indices of the six and the ace (sim.core.cards: rank 0..8 = 6..A)
 ACTION_TYPES = ("attack", "cover", "defend", "throw_in", "take", "transfer", "transfer_by_showing",
                 "exchange_trump_six", "pass")
 RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts")
@@ -328,7 +328,7 @@ def _teams_toggle_for(family: str, n: int, teams) -> str:
 def load_position(family: str, toggles: dict | None, position: dict) -> State:
     """A ``State`` from a positions.json position. Missing optional fields get defaults:
     no table, nobody out, not the first bout unless said, talon order unknown, dealer unknown.
-    Raises ValueError (or sim.rules.RulesError) for a position that cannot be played."""
+    Raises ValueError (or sim.core.rules.RulesError) for a position that cannot be played."""
     toggles = dict(toggles or {})
     hands_raw = position.get("hands") or {}
     n = int(position.get("num_players") or len(hands_raw))
@@ -1382,16 +1382,3 @@ def replay(trace: dict) -> dict:
         if diffs:
             raise ReplayError(f"the result differs after action {len(actions) - 1}: " + "; ".join(diffs))
     return mine
-
-
-# ``judge`` and ``format_judgement`` live in sim/judge.py (summaries and text); callable from here too.
-def judge(doc: dict) -> dict:
-    """See sim.judge.judge."""
-    from sim.judge import judge as _judge
-    return _judge(doc)
-
-
-def format_judgement(result: dict) -> str:
-    """See sim.judge.format_judgement."""
-    from sim.judge import format_judgement as _format
-    return _format(result)

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.experiment import RATES, Experiment
+from sim.experiments.experiment import RATES, Experiment
 
 
 def pct(p, lo, hi) -> str:

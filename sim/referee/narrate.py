@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 from sim import referee
-from sim.cards import SUITS
+from sim.core.cards import SUITS
 
 SUIT_NAMES = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades")))
 
 
 def narrate(trace: dict, seat_names: list[str]) -> list[str]:
     """Readable lines for one traced deal (the referee replays it and its events are told)."""
-    from sim.rules import resolve
+    from sim.core.rules import resolve
     toggles = {k: v for k, v in trace["toggles"].items()}
     rules = resolve(trace["family"], trace["num_players"], toggles)
     later = trace.get("deal", 0) > 0

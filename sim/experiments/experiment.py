@@ -21,13 +21,13 @@ import numpy as np
 import pandas as pd
 
 import sim
-from sim import batch
-from sim.batch import Runner, Seat, Tally
-from sim.records import to_records
-from sim.rules import Rules, resolve
-from sim.stats import wilson
+from sim.experiments import batch
+from sim.experiments.batch import Runner, Seat, Tally
+from sim.core.records import to_records
+from sim.core.rules import Rules, resolve
+from sim.experiments.stats import wilson
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RATES = ("escaped", "drew", "fool")
 
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim import engine as E
-from sim.cards import card_name, cards_of
-from sim.rules import Rules
-from sim.records import OUTCOMES
+from sim.core import engine as E
+from sim.core.cards import card_name, cards_of
+from sim.core.rules import Rules
+from sim.core.records import OUTCOMES
 
 
 def decode_actions(rows: np.ndarray) -> list[list[dict]]:

@@ -1,11 +1,11 @@
 """The compiled core: plays complete deals of every family, one strategy per seat.
 
 Private state (hands, talon order) lives in arrays that strategies never receive; the
-public state lives in the observation vector ``obs`` (layout ``O_*`` in ``sim.lib``),
+public state lives in the observation vector ``obs`` (layout ``O_*`` in ``sim.core.lib``),
 which is all a strategy sees, with its own hand written in just before it is asked.
 The procedure follows ``sim/RULINGS.md`` (RUL-n) and ``../shared/RULES.md``.
 
-This file is also a template: ``sim.dispatch`` copies it into a generated module with a
+This file is also a template: ``sim.core.dispatch`` copies it into a generated module with a
 strategy dispatcher for the chosen line-up between the DISPATCH markers, so that the whole
 engine is compiled, inlined and cached per line-up (numba does not cache kernels that take
 functions as arguments, nor notice edits in other files).
@@ -13,14 +13,14 @@ functions as arguments, nor notice edits in other files).
 import numpy as np
 from numba import njit
 
-from sim.lib import (
+from sim.core.lib import (
     K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_BOUT,
     O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N,
     O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING,
     O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, RANK_MASKS, SHOW, cover_options, lowest,
     popcount, rng_below, rng_next, same_rank_cards, seed_stream, valid_prostoy_set,
 )
-from sim.rules import (
+from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
     R_FIRST_BOUT_UNTIL_DISCARD, R_FIRST_LOWEST_TRUMP, R_HAND, R_LATER_DEALS, R_LEAD_SINGLE, R_MAX_ATTACK, R_MODE,
@@ -59,7 +59,7 @@ def decide(sid, kind, obs, legal, params, rng):
 # --- DISPATCH END ---
 
 
-# ---- per-deal record: one int64 row per deal (sim.records turns it into named fields) ----
+# ---- per-deal record: one int64 row per deal (sim.core.records turns it into named fields) ----
 (F_GAME, F_SERIES, F_DEAL, F_DEALER, F_FIRST_ATTACKER, F_FOOL, F_LOSING_TEAM, F_BOUTS, F_EXCHANGE_SEAT,
  F_TRANSFERS, F_POGONY_SEAT, F_LAST_LEAD_SIXES, F_ERROR, F_ERR_SEAT, F_ERR_KIND, F_ERR_VALUE, F_DRAW) = range(17)
 F_OUTCOME, F_PLACE, F_TAKEN = 17, 23, 29

@@ -14,11 +14,11 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
-from sim import batch
-from sim.experiment import Experiment
-from sim.rules import Rules
-from sim.report import finish
-from sim.stats import wilson
+from sim.experiments import batch
+from sim.experiments.experiment import Experiment
+from sim.core.rules import Rules
+from sim.experiments.report import finish
+from sim.experiments.stats import wilson
 
 
 @dataclass

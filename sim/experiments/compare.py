@@ -18,12 +18,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from sim.batch import Runner, Seat
-from sim.experiment import ExperimentError, git_commit, rotate
-from sim.records import to_records
-from sim.rules import Rules
-from sim.report import finish
-from sim.stats import Z95
+from sim.experiments.batch import Runner, Seat
+from sim.experiments.experiment import ExperimentError, git_commit, rotate
+from sim.core.records import to_records
+from sim.core.rules import Rules
+from sim.experiments.report import finish
+from sim.experiments.stats import Z95
 
 Z80 = 0.8416212335729143  # power 80% for the minimum detectable effect
 UNITS = {"bouts": "bouts", "fool_cards": "cards"}

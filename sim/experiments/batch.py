@@ -15,12 +15,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from sim import dispatch
-from sim import engine as E
-from sim.cards import card_name, cards_of
-from sim.lib import KIND_NAMES, SHOW
-from sim.records import to_records
-from sim.rules import Rules
+from sim.core import dispatch
+from sim.core import engine as E
+from sim.core.cards import card_name, cards_of
+from sim.core.lib import KIND_NAMES, SHOW
+from sim.core.records import to_records
+from sim.core.rules import Rules
 
 N_PARAMS = 16
 DEFAULT_CHUNK = 1 << 14
@@ -251,7 +251,7 @@ class Runner:
                 f"Replay it with: durak replay --seed {seed} --game {int(r[E.F_GAME])}")
 
     def trace(self, seed: int, series: int, deals: int = 1) -> list[dict]:
-        from sim.trace import make_traces
+        from sim.referee.trace import make_traces
         raw = np.zeros((deals, E.F_SIZE), dtype=np.int64)
         decks = np.zeros((deals, 36), dtype=np.int64)
         rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)

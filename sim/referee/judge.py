@@ -1,12 +1,12 @@
 """Judging a position + action for people: ``judge(doc)`` and ``format_judgement(result)``.
 
-``doc`` is one entry of ``../shared/examples/positions.json`` (family, toggles, position, action);
-the rules themselves are all in ``sim/referee.py``. This module only runs the referee and puts
+``doc`` is one entry of a position document (format: docs/positions.md) (family, toggles, position, action);
+the rules themselves are all in ``sim/referee/game.py``. This module only runs the referee and puts
 what happened into a summary and a few readable lines.
 """
 from __future__ import annotations
 
-from sim import referee as R
+from sim.referee import game as R
 
 
 def judge(doc: dict) -> dict:

@@ -15,14 +15,15 @@ from typing import Callable
 
 import pandas as pd
 
-from sim import batch, dispatch
-from sim import rules as R
-from sim.compare import Arm, Comparison, plot_comparison
-from sim.experiment import Experiment, git_commit
-from sim.report import finish, md_table, pct
-from sim.tournament import Tournament
+from sim.experiments import batch
+from sim.core import dispatch
+from sim.core import rules as R
+from sim.experiments.compare import Arm, Comparison, plot_comparison
+from sim.experiments.experiment import Experiment, git_commit
+from sim.experiments.report import finish, md_table, pct
+from sim.experiments.tournament import Tournament
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+RESULTS = Path(__file__).resolve().parents[2] / "results"
 
 
 def field_strategy() -> str:
