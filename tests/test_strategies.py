@@ -11,7 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from sim.experiments import batch
-from sim.core import dispatch, referee
+from sim import referee
+from sim.core import dispatch
 from sim.core import rules as R
 from sim.cli import main
 from sim.experiments.stats import wilson
