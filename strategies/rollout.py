@@ -18,13 +18,18 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.core.engine import F_OUTCOME, F_SIZE, WS_HANDS, WS_SIZE, WS_TALON, play_deal
+from sim.core.kernels import apply, begin
+from sim.core.layout import (
+    F_OUTCOME, F_SIZE, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, O_ACTOR, O_KIND, S_HANDS, S_LEGAL, S_TALON,
+    S_TALON_MASK, S_TEND, S_TP, STATE_SIZE,
+)
 from sim.core.lib import (
     FULL, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE,
     O_TALON, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_BOUT, bit, lowest, popcount, random_card,
 )
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
 from strategies import expert as _expert
+from strategies import greedy as _greedy
 
 NAME = "rollout"
 DESCRIPTION = "Search player: samples hidden cards, plays every candidate lead out with greedy, picks the best."
@@ -57,8 +62,8 @@ def _sample(obs, rng, ws):
         if s != me:
             unseen &= ~obs[O_KNOWN + s]
     for s in range(6):
-        ws[WS_HANDS + s] = 0
-    ws[WS_HANDS + me] = hand
+        ws[S_HANDS + s] = 0
+    ws[S_HANDS + me] = hand
     for s in range(n):
         if s == me:
             continue
@@ -70,7 +75,7 @@ def _sample(obs, rng, ws):
             c = random_card(rng, unseen)
             h |= bit(c)
             unseen &= ~bit(c)
-        ws[WS_HANDS + s] = h
+        ws[S_HANDS + s] = h
     k = 0
     left = talon - (1 if trump_in else 0)
     if popcount(unseen) != left:
@@ -78,12 +83,53 @@ def _sample(obs, rng, ws):
     while unseen:
         c = random_card(rng, unseen)
         unseen &= ~bit(c)
-        ws[WS_TALON + k] = c
+        ws[S_TALON + k] = c
         k += 1
     if trump_in:
-        ws[WS_TALON + k] = tc
+        ws[S_TALON + k] = tc
         k += 1
+    tm = np.int64(0)
+    for i in range(k):
+        tm |= bit(ws[S_TALON + i])
+    ws[S_TP] = 0
+    ws[S_TEND] = k
+    ws[S_TALON_MASK] = tm
     return k
+
+
+@njit(cache=True)
+def _playout(rv, ws, me, lead, out, bout, rec, srng):
+    """Play the sampled deal to the end from `lead`, greedy in every seat."""
+    trace = np.zeros((1, 4), dtype=np.int64)
+    tn = np.zeros(1, dtype=np.int64)
+    pz = np.zeros(16, dtype=np.float64)
+    begin(rv, ws, rec, me, out, bout, bout > 0, trace, tn, False)
+    obs = ws[:O_SIZE]
+    led = False
+    while True:
+        kind = ws[O_KIND]
+        if kind < 0:
+            return
+        seat = ws[O_ACTOR]
+        ws[O_SEAT] = seat
+        ws[O_HAND] = ws[S_HANDS + seat]
+        legal = ws[S_LEGAL]
+        if kind == K_ATTACK:
+            if not led and seat == me:
+                a = lead
+                led = True
+            else:
+                a = _greedy.attack(obs, legal, pz, srng)
+        elif kind == K_COVER:
+            a = _greedy.cover(obs, legal, pz, srng)
+        elif kind == K_THROW_IN:
+            a = _greedy.throw_in(obs, legal, pz, srng)
+        elif kind == K_TRANSFER:
+            a = _greedy.transfer(obs, legal, pz, srng)
+        else:
+            a = _greedy.exchange(obs, legal, pz, srng)
+        if not apply(rv, ws, rec, a, trace, tn, False):
+            return
 
 
 @njit(cache=True)
@@ -109,14 +155,10 @@ def attack(obs, legal, params, rng):
     rv = np.zeros(R_SIZE, dtype=np.int64)
     for i in range(R_SIZE):
         rv[i] = obs[O_RULES + i]
-    base = np.zeros(WS_SIZE, dtype=np.int64)
-    ws = np.zeros(WS_SIZE, dtype=np.int64)
-    sids = np.zeros(6, dtype=np.int64)  # the template engine's strategy 0: greedy
-    pz = np.zeros((6, 16), dtype=np.float64)
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    ws = np.zeros(STATE_SIZE, dtype=np.int64)
     srng = np.zeros(1, dtype=np.uint64)
     rec = np.zeros(F_SIZE, dtype=np.int64)
-    trace = np.zeros((1, 4), dtype=np.int64)
-    tn = np.zeros(1, dtype=np.int64)
     score = np.zeros(37, dtype=np.float64)
     prostoy = obs[O_RULES + R_MODE] == MODE_PROSTOY
     limit = obs[O_LIMIT]
@@ -132,8 +174,7 @@ def attack(obs, legal, params, rng):
             ws[:] = base
             rec[:] = 0
             srng[0] = seed  # the same playout randomness for every candidate
-            play_deal(rv, ws, sids, pz, srng, tend, me, rec, trace, tn, False, obs[O_OUT], obs[O_BOUT],
-                      cands[j], obs[O_BOUT] > 0)
+            _playout(rv, ws, me, cands[j], obs[O_OUT], obs[O_BOUT], rec, srng)
             o = rec[F_OUTCOME + me]
             score[j] += 1.0 if o == OUT_ESCAPED else (0.0 if o == OUT_DREW else -1.0)
         done += 1

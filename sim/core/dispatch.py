@@ -59,22 +59,32 @@ def _is_strategy_code(modname: str) -> bool:
     return modname.startswith("strategies.") or modname.startswith("durak_user_")
 
 
-def guard(mod: ModuleType) -> ModuleType:
-    """Compile every function of a strategy (and its strategy-side helpers) with bounds checking.
+def _reachable_dispatchers(namespace: dict):
+    """Compiled functions named in a namespace, directly or as attributes of modules named there."""
+    for v in namespace.values():
+        if isinstance(v, numba.core.registry.CPUDispatcher):
+            yield v
+        elif isinstance(v, ModuleType) and _is_strategy_code(v.__name__):
+            yield from (w for w in vars(v).values() if isinstance(w, numba.core.registry.CPUDispatcher))
 
-    A strategy receives only `obs`; with bounds checking an index outside it raises IndexError
-    instead of reading whatever memory lies beyond, so hidden cards cannot be reached through
-    the interface. Must run before the first call compiles the functions.
+
+def guard(mod: ModuleType) -> ModuleType:
+    """Compile every function of a strategy, and every strategy-side function it can reach (also as
+    `module.helper`), with bounds checking.
+
+    A strategy receives only `obs` (read-only); with bounds checking an index outside it raises
+    IndexError instead of reading whatever memory lies beyond, so hidden cards cannot be reached
+    through the interface. Must run before the first call compiles the functions.
     """
     seen = set()
-    todo = [v for v in vars(mod).values() if isinstance(v, numba.core.registry.CPUDispatcher)]
+    todo = list(_reachable_dispatchers(vars(mod)))
     while todo:
         d = todo.pop()
         if id(d) in seen or not _is_strategy_code(getattr(d.py_func, "__module__", "") or ""):
             continue
         seen.add(id(d))
         d.targetoptions["boundscheck"] = True
-        todo += [v for v in d.py_func.__globals__.values() if isinstance(v, numba.core.registry.CPUDispatcher)]
+        todo += list(_reachable_dispatchers(d.py_func.__globals__))
     return mod
 
 
@@ -137,7 +147,8 @@ def _digest(paths: list[Path]) -> str:
     h.update(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
     # shared helper modules next to the strategies (files starting with '_') are compiled into the engine too
     helpers = sorted({h for q in paths for h in Path(q).parent.glob("_*.py")})
-    for p in [Path(__file__).parent / f for f in ("engine.py", "lib.py", "rules.py", "dispatch.py")] + paths + helpers:
+    core = ("engine.py", "kernels.py", "layout.py", "lib.py", "rules.py", "dispatch.py")
+    for p in [Path(__file__).parent / f for f in core] + paths + helpers:
         h.update(str(p).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
@@ -164,10 +175,10 @@ _ENGINES: dict[tuple, ModuleType] = {}
 
 def engine_for(names, paths=()) -> tuple[ModuleType, list[str]]:
     """The compiled engine module for a line-up and the strategy order its ids follow."""
-    # every discovered strategy goes into one engine, so any line-up (a tournament's pairs, a
-    # comparison's arms) reuses the same compiled and cached code; it recompiles only when a
-    # strategy file, the core or the set of strategies changes
-    key = (tuple(sorted(set(names) | set(ALWAYS) | set(discover(paths)))), tuple(str(p) for p in paths))
+    # only the line-up's strategies (and the baseline pair) go into an engine: compiling the whole
+    # library for a greedy-vs-greedy run cost a minute. Tournaments and comparisons pass every
+    # strategy they use at once (Runner(also=...)), so their line-ups share one engine.
+    key = (tuple(sorted(set(names) | set(ALWAYS))), tuple(str(p) for p in paths))
     if key in _ENGINES:
         return _ENGINES[key], list(key[0])
     infos = [info(n, paths) for n in key[0]]

@@ -10,7 +10,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rules import R_SIZE
 
 FULL = np.int64((1 << 36) - 1)
 NIBBLE_LOW = np.int64(0x111111111)  # bit 4r set for every rank r
@@ -23,20 +22,15 @@ DB_TABLE = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     DB_TABLE[((1 << _i) * _DEBRUIJN % (1 << 64)) >> 58] = _i
 
-# ---- decision kinds (what a strategy is asked) --------------------------------------------
-K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
-KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
-NO_CARD = -1  # cover: take (prostoy: leave uncovered); throw_in: pass; transfer: do not transfer
-SHOW = 64  # transfer(): card + SHOW = transfer by showing that card
-
-# ---- observation layout: what the seat to move may know ------------------------------------
-O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD = 0, 1, 2, 3, 4, 5, 6, 7
-O_ATTACKER, O_DEFENDER, O_TAKING, O_NTABLE, O_COVER_TARGET, O_LIMIT, O_FIRST_BOUT, O_BOUT = 8, 9, 10, 11, 12, 13, 14, 15
-O_SHOW_LEGAL, O_OUT, O_DEALER, O_TABLE_MASK = 16, 17, 18, 19
-O_TABLE_ATT, O_TABLE_COV = 20, 32  # 12 slots each; -1 = empty / uncovered
-O_HAND_SIZE, O_KNOWN, O_TEAM = 44, 50, 56  # per seat
-O_RULES = 64  # the rules vector (R_* indices of sim.core.rules)
-O_SIZE = O_RULES + R_SIZE
+from sim.core.layout import (  # noqa: E402,F401  (the observation layout strategies read)
+    K_ATTACK, K_COVER, K_EXCHANGE, K_NONE, K_THROW_IN, K_TRANSFER, KIND_NAMES, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT,
+    O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT,
+    O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING,
+    O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW,
+)
+from sim.core.rules import (  # noqa: E402
+    MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE,
+)
 
 
 @njit(cache=True, _nrt=False)
@@ -187,3 +181,34 @@ def random_card(state, mask):
     for _ in range(k):
         m &= m - 1
     return lowest(m)
+
+
+@njit(cache=True, _nrt=False)
+def attack_ok(obs, hand, a):
+    """Is `a` a legal attack from `hand` now? The one test of a lead, read from the observation
+    (rules vector and O_LIMIT), used by the core, by `random` and by the strategy helpers (RUL-11, RUL-14/15)."""
+    if a <= 0 or (a & ~hand) != 0:
+        return False
+    lim = obs[O_LIMIT]
+    if obs[O_RULES + R_MODE] == MODE_PROSTOY:
+        return valid_prostoy_set(a, obs[O_RULES + R_SETS_SINGLE_OR_PAIR] != 0, obs[O_RULES + R_TWO_PAIR_SIZE], lim)
+    k = popcount(a)
+    if k > lim or popcount(same_rank_cards(a) & NIBBLE_LOW) != 1:
+        return False
+    return k == 1 or obs[O_RULES + R_LEAD_SINGLE] == 0
+
+
+@njit(cache=True, _nrt=False)
+def option_ok(obs, kind, legal, a):
+    """Is answer `a` to a decision of `kind` with legal mask `legal` allowed? (the attack: attack_ok)."""
+    if kind == K_ATTACK:
+        return attack_ok(obs, legal, a)
+    if kind == K_EXCHANGE:
+        return a == 0 or a == 1
+    if a == NO_CARD:
+        return True
+    if a >= 0 and a < 36:
+        return ((legal >> a) & 1) != 0
+    if kind == K_TRANSFER and a >= SHOW and a < SHOW + 36:
+        return ((obs[O_SHOW_LEGAL] >> (a - SHOW)) & 1) != 0
+    return False

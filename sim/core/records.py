@@ -1,13 +1,13 @@
 """Per-deal records: the typed contract between the compiled core and the reports.
 
-The core fills one int64 row per deal (columns ``F_*`` of ``sim.core.engine``); ``to_records``
+The core fills one int64 row per deal (columns ``F_*`` of ``sim.core.layout``); ``to_records``
 names them. Outcome codes: 0 escaped, 1 drew, 2 fool, -1 no such seat.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from sim.core import engine as E
+from sim.core import layout as E
 
 OUTCOMES = ("escaped", "drew", "fool")
 
@@ -16,7 +16,7 @@ RECORD_DTYPE = np.dtype([
     ("first_attacker", np.int8), ("fool", np.int8), ("losing_team", np.int8), ("draw", np.bool_),
     ("unfinished", np.bool_), ("bouts", np.int16), ("exchange_seat", np.int8), ("transfers", np.int16),
     ("pogony_seat", np.int8), ("last_lead_sixes", np.int8), ("six_holder", np.int8), ("ace_holder", np.int8),
-    ("fool_cards", np.int16),
+    ("fool_cards", np.int16), ("invariant", np.int16),
     ("outcome", np.int8, (6,)), ("place", np.int8, (6,)), ("taken", np.int16, (6,)),
 ])
 
@@ -25,7 +25,8 @@ _SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": 
             "draw": E.F_DRAW, "unfinished": E.F_UNFINISHED, "bouts": E.F_BOUTS,
             "exchange_seat": E.F_EXCHANGE_SEAT, "transfers": E.F_TRANSFERS, "pogony_seat": E.F_POGONY_SEAT,
             "last_lead_sixes": E.F_LAST_LEAD_SIXES, "six_holder": E.F_SIX_HOLDER,
-            "ace_holder": E.F_ACE_HOLDER, "fool_cards": E.F_FOOL_CARDS}
+            "ace_holder": E.F_ACE_HOLDER, "fool_cards": E.F_FOOL_CARDS,
+            "invariant": E.F_INVARIANT}
 
 
 def to_records(raw: np.ndarray) -> np.ndarray:

@@ -9,18 +9,23 @@ than one chunk.
 from __future__ import annotations
 
 import os
+import re
+import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 
+import numba
 import numpy as np
 
 from sim.core import dispatch
-from sim.core import engine as E
+from sim.core import layout as E
 from sim.core.cards import card_name, cards_of
-from sim.core.lib import KIND_NAMES, SHOW
+from sim.core.layout import KIND_NAMES, O_SIZE, SHOW, STATE_SIZE
 from sim.core.records import to_records
-from sim.core.rules import Rules
+from sim.core.rules import Rules, resolve
 
 N_PARAMS = 16
 DEFAULT_CHUNK = 1 << 14
@@ -112,6 +117,7 @@ class Tally:
     exchanges: int = 0
     exchanger_fool: int = 0
     transfers: int = 0
+    invariant_violations: int = 0  # bouts that ended with cards not accounted for (must be 0)
     escaped: np.ndarray = None
     drew: np.ndarray = None
     fool: np.ndarray = None
@@ -132,6 +138,7 @@ class Tally:
         done = recs[~recs["unfinished"]]
         n = self.n
         self.games += len(recs)
+        self.invariant_violations += int(recs["invariant"].sum())
         self.unfinished += len(recs) - len(done)
         self.draws += int(done["draw"].sum())
         self.bouts += int(done["bouts"].sum())
@@ -152,8 +159,7 @@ class Tally:
         self.bouts_hist += np.bincount(done["bouts"], minlength=E.MAX_BOUTS + 1)[: E.MAX_BOUTS + 1]
 
     def merge(self, other: "Tally"):
-        for f in ("games", "unfinished", "draws", "bouts", "first_attacker_fool", "exchanges", "exchanger_fool",
-                  "transfers"):
+        for f in self._SCALAR_FIELDS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
         for f in ("escaped", "drew", "fool", "taken", "places", "bouts_hist"):
             setattr(self, f, getattr(self, f) + getattr(other, f))
@@ -163,7 +169,7 @@ class Tally:
         return self.games - self.unfinished
 
     _SCALAR_FIELDS = ("games", "unfinished", "draws", "bouts", "first_attacker_fool", "exchanges",
-                      "exchanger_fool", "transfers")
+                      "exchanger_fool", "transfers", "invariant_violations")
     _ARRAY_FIELDS = ("escaped", "drew", "fool", "taken", "places", "bouts_hist")
 
     def to_arrays(self) -> dict:
@@ -208,6 +214,64 @@ def _move_text(kind: int, value: int) -> str:
     return f"{k} <{value}>"
 
 
+class StrategyFailedError(IllegalMoveError):
+    """A strategy raised an exception, or stopped answering (an endless loop)."""
+
+
+def stall_seconds() -> float:
+    """How long one decision may take before the run is stopped as hung (DURAK_STALL_SECONDS)."""
+    try:
+        return max(0.1, float(os.environ.get("DURAK_STALL_SECONDS", "60")))
+    except ValueError:
+        return 60.0
+
+
+class _Watchdog:
+    """Stops the process when a chunk's decision counter stands still for stall_seconds().
+
+    Compiled code cannot be interrupted from Python, so a strategy caught in an endless loop can
+    only be stopped with the process: the message names the strategy, seat and game first."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.watched: dict[int, tuple] = {}
+        self.thread = None
+
+    def watch(self, status, describe):
+        with self.lock:
+            self.watched[id(status)] = (status, describe, int(status[2]), time.monotonic())
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._loop, daemon=True, name="durak-watchdog")
+                self.thread.start()
+
+    def unwatch(self, status):
+        with self.lock:
+            self.watched.pop(id(status), None)
+
+    def _loop(self):
+        while True:
+            time.sleep(0.2)
+            limit = stall_seconds()
+            now = time.monotonic()
+            with self.lock:
+                for key, (status, describe, seen, since) in list(self.watched.items()):
+                    if int(status[2]) != seen or seen == 0:  # 0: still compiling
+                        self.watched[key] = (status, describe, int(status[2]), now)
+                    elif now - since > limit:
+                        sys.stderr.write("Error: " + describe(status, f"has not answered for {limit:g} s "
+                                                                      "(an endless loop?)") + "\n")
+                        sys.stderr.flush()
+                        os._exit(3)
+
+
+_WATCHDOG = _Watchdog()
+
+
+def _first_reason(msg: str) -> str:
+    lines = [x.strip() for x in msg.splitlines() if x.strip() and not x.startswith("Failed in nopython")]
+    return (lines[0] if lines else msg.strip())[:200]
+
+
 class Runner:
     """A compiled engine bound to rules and a line-up; plays chunks and traces."""
 
@@ -215,6 +279,7 @@ class Runner:
         """`also`: more strategy names to compile into the same engine (to share it across line-ups)."""
         self.rules = rules
         self.seats = seats
+        self.paths = tuple(str(p) for p in paths)
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths)
         self.rv = rules.vector()
         self.sids = np.zeros(6, dtype=np.int64)
@@ -224,31 +289,82 @@ class Runner:
             for j, (_, v) in enumerate(s.params):
                 self.params[i, j] = v
 
+    @staticmethod
+    def _state():
+        """A fresh state and its read-only observation prefix (what strategies receive)."""
+        ws = np.zeros(STATE_SIZE, dtype=np.int64)
+        obs = ws[:O_SIZE]
+        obs.flags.writeable = False
+        return ws, obs
+
+    def replay_command(self, seed: int, series: int, deals: int = 1) -> str:
+        """The `durak replay` command that plays exactly this line-up's game again."""
+        base = resolve(self.rules.family, self.rules.num_players, {}).toggles
+        parts = ["durak replay", f"--rules {self.rules.family}", f"--players {self.rules.num_players}"]
+        for k, v in self.rules.toggles.items():
+            if base.get(k) != v:
+                parts.append(f"--toggle {k}={str(v).lower() if isinstance(v, bool) else v}")
+        parts += [f"--strategy {s.label}" for s in self.seats]
+        parts += [f"--strategy-path {p}" for p in self.paths]
+        parts += [f"--seed {seed}", f"--game {series}"]
+        if deals > 1:
+            parts.append(f"--deals {deals}")
+        return " ".join(parts)
+
+    def _call(self, fn, seed, deals, *args):
+        status = np.zeros(3, dtype=np.int64)
+
+        def say(what):
+            game = int(status[0])
+            seat = int(status[1])
+            label = self.seats[seat].label if 0 <= seat < len(self.seats) else "?"
+            return (f"strategy {label!r} (seat {seat}) {what} in game {game} of seed {seed}. "
+                    f"Replay it with: {self.replay_command(seed, game // deals, game % deals + 1)}")
+        _WATCHDOG.watch(status, lambda st, what: say(what))
+        try:
+            fn(*args, status)
+        except numba.core.errors.TypingError as e:
+            raise StrategyFailedError(self._compile_problem(str(e))) from None
+        except IndexError:
+            raise HiddenInformationError(say("indexed outside its observation (strategies see only `obs`, "
+                                             "never other hands or the talon)")) from None
+        except Exception as e:  # an exception raised inside a strategy's compiled code
+            raise StrategyFailedError(say(f"raised {type(e).__name__}: {e}")) from None
+        finally:
+            _WATCHDOG.unwatch(status)
+
+    def _compile_problem(self, msg: str) -> str:
+        """One line out of numba's typing error: which strategy file, which line, what."""
+        files = {str(Path(dispatch.discover(self.paths)[s.name]).resolve()): s.label for s in self.seats}
+        where = re.findall(r'File "([^"]+)", line (\d+)', msg) + re.findall(r" at (\S+\.py) \((\d+)\)", msg)
+        for path, line in where:
+            path = str(Path(path).resolve())
+            if path in files:
+                if "readonly" in msg or "read-only" in msg:
+                    what = "writes to its observation, which is read-only (strategies may not change the game)"
+                else:
+                    what = "does not compile: " + _first_reason(msg)
+                return f"strategy {files[path]!r} {what} ({path}, line {line})"
+        return "the engine does not compile: " + _first_reason(msg)
+
     def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
         raw = np.zeros((n_series * deals, E.F_SIZE), dtype=np.int64)
-        try:
-            self.engine.play_batch(self.rv, self.sids, self.params, np.int64(seed), np.int64(series0),
-                                   np.int64(n_series), np.int64(deals), raw)
-        except IndexError:
-            raise self._peeked(seed, series0) from None
-        self.check(raw, seed)
+        ws, obs = self._state()
+        self._call(self.engine.play_batch, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
+                   np.int64(series0), np.int64(n_series), np.int64(deals), raw)
+        self.check(raw, seed, deals)
         return raw
 
-    def _peeked(self, seed, series0):
-        names = ", ".join(sorted({s.label for s in self.seats}))
-        return HiddenInformationError(
-            f"a strategy of the line-up ({names}) indexed outside its observation in the games from "
-            f"{series0} of seed {seed}: strategies see only `obs` (sim/lib.py O_*), never other hands or the talon")
-
-    def check(self, raw: np.ndarray, seed: int):
+    def check(self, raw: np.ndarray, seed: int, deals: int = 1):
         bad = np.nonzero(raw[:, E.F_ERROR])[0]
         if len(bad):
             r = raw[bad[0]]
             seat = int(r[E.F_ERR_SEAT])
+            series, deal = int(r[E.F_SERIES]), int(r[E.F_DEAL])
             raise IllegalMoveError(
                 f"strategy {self.seats[seat].label!r} (seat {seat}) made an illegal move in game "
                 f"{int(r[E.F_GAME])} of seed {seed}: {_move_text(int(r[E.F_ERR_KIND]), int(r[E.F_ERR_VALUE]))}. "
-                f"Replay it with: durak replay --seed {seed} --game {int(r[E.F_GAME])}")
+                f"Replay it with: {self.replay_command(seed, series, deal + 1)}")
 
     def trace(self, seed: int, series: int, deals: int = 1) -> list[dict]:
         from sim.referee.trace import make_traces
@@ -256,14 +372,12 @@ class Runner:
         decks = np.zeros((deals, 36), dtype=np.int64)
         rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
         tn = np.zeros(1, dtype=np.int64)
-        try:
-            self.engine.play_traced(self.rv, self.sids, self.params, np.int64(seed), np.int64(series),
-                                    np.int64(deals), raw, decks, rows, tn)
-        except IndexError:
-            raise self._peeked(seed, series) from None
+        ws, obs = self._state()
+        self._call(self.engine.play_traced, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
+                   np.int64(series), np.int64(deals), raw, decks, rows, tn)
         if tn[0] > E.TRACE_CAP:
             raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
-        self.check(raw, seed)
+        self.check(raw, seed, deals)
         return make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core import engine as E
+from sim.core import layout as E
 from sim.core.cards import card_name, cards_of
 from sim.core.rules import Rules
 from sim.core.records import OUTCOMES

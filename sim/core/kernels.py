@@ -1,0 +1,871 @@
+"""The deal as a compiled state machine: small kernels over one int64 state array.
+
+The state (layout in ``sim.core.layout``) is the observation prefix ``ws[:O_SIZE]`` followed by
+the private part (hands, talon order, where the bout stands). After every kernel the state rests
+at a decision: ``ws[O_ACTOR]`` must answer a decision of kind ``ws[O_KIND]`` whose legal cards are
+``ws[S_LEGAL]`` (``ws[O_SHOW_LEGAL]`` for showing), or ``ws[O_KIND] == K_NONE`` when the deal is
+over. ``apply`` checks an answer with ``option_ok`` (the one test of legality, shared with the
+strategies), plays it and every automatic consequence (bout end, refill, players going out, the
+result, the next roles) up to the next decision. Any loop that drives ``apply`` plays a deal:
+the batch engine with strategies, a search player's playouts, the tests step by step.
+
+The procedure follows ``sim/RULINGS.md`` (RUL-n).
+"""
+import numpy as np
+from numba import njit
+
+from sim.core.layout import (
+    ERR_ILLEGAL, F_ACE_HOLDER, F_BOUTS, F_DRAW, F_ERR_KIND, F_ERR_SEAT, F_ERR_VALUE, F_ERROR, F_EXCHANGE_SEAT,
+    F_FIRST_ATTACKER, F_FOOL, F_FOOL_CARDS, F_INVARIANT, F_LAST_LEAD_SIXES, F_LOSING_TEAM, F_OUTCOME, F_PLACE,
+    F_POGONY_SEAT, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
+    K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER,
+    O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
+    O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
+    O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
+    PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
+    S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
+    S_SHOWED, S_SHOWN_BOUT, S_SHOWN_GAME, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_THROW_I, S_TP, SHOW,
+    STATE_SIZE, T_ATTACK, T_COVER, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
+)
+from sim.core.lib import (
+    FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, option_ok, popcount, rng_next, same_rank_cards,
+)
+from sim.core.rules import (
+    LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
+    R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
+    R_FIRST_BOUT_UNTIL_DISCARD, R_FIRST_LOWEST_TRUMP, R_HAND, R_LATER_DEALS, R_MAX_ATTACK, R_MODE, R_N_TEAMS,
+    R_NEIGHBOURS_GT, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
+    R_PROEZDNOY_PER_GAME, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING, R_TRANSFER_FIRST,
+    R_TRUMP_ONLY_IF_CANNOT_FOLLOW, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER, TIMING_ANY_TIME,
+)
+
+ONE = np.int64(1)
+
+
+# ---- small pieces ---------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def emit(trace, tn, code, player, a, b):
+    i = tn[0]
+    if i < trace.shape[0]:
+        trace[i, 0] = code
+        trace[i, 1] = player
+        trace[i, 2] = a
+        trace[i, 3] = b
+    tn[0] = i + 1
+
+
+@njit(cache=True, _nrt=False)
+def _set_hand(ws, s, m):
+    ws[S_HANDS + s] = m
+    ws[O_HAND_SIZE + s] = popcount(m)
+
+
+@njit(cache=True, _nrt=False)
+def _play_out(ws, s, c):
+    _set_hand(ws, s, ws[S_HANDS + s] & ~(ONE << c))
+    ws[O_KNOWN + s] &= ~(ONE << c)
+
+
+@njit(cache=True, _nrt=False)
+def _draw(ws, s, hand_size):
+    """Refill seat s to hand_size from the talon (the face-up trump card comes last)."""
+    tp = ws[S_TP]
+    tend = ws[S_TEND]
+    h = ws[S_HANDS + s]
+    k = popcount(h)
+    tm = ws[S_TALON_MASK]
+    while k < hand_size and tp < tend:
+        c = ws[S_TALON + tp]
+        tp += 1
+        h |= ONE << c
+        tm &= ~(ONE << c)
+        k += 1
+        if tp == tend:
+            ws[O_TRUMP_IN_TALON] = 0
+            ws[O_KNOWN + s] |= ONE << c
+    ws[S_HANDS + s] = h
+    ws[O_HAND_SIZE + s] = k
+    ws[S_TP] = tp
+    ws[S_TALON_MASK] = tm
+    ws[O_TALON] = tend - tp
+
+
+@njit(cache=True, _nrt=False)
+def _next_active(out, s, n):
+    """The next active seat clockwise from s (s itself last)."""
+    t = s
+    for _ in range(n):
+        t += 1
+        if t == n:
+            t = 0
+        if not (out >> t) & 1:
+            return t
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _prev_active(out, s, n):
+    t = s
+    for _ in range(n):
+        t = t - 1 if t > 0 else n - 1
+        if not (out >> t) & 1:
+            return t
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def next_opponent(ws, out, s, n):
+    """RUL-5: the next active player clockwise of another team (anyone else without teams)."""
+    ts = ws[O_TEAM + s]
+    t = s
+    for _ in range(n - 1):
+        t += 1
+        if t == n:
+            t = 0
+        if not (out >> t) & 1 and ws[O_TEAM + t] != ts:
+            return t
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def _team_left(ws, out, n):
+    """Teams (players, without teams) with an active member, as a bitmask of their ids."""
+    m = np.int64(0)
+    for s in range(n):
+        if not (out >> s) & 1:
+            m |= ONE << ws[O_TEAM + s]
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def _table_add(ws, card):
+    i = ws[O_NTABLE]
+    ws[O_TABLE_ATT + i] = card
+    ws[O_TABLE_COV + i] = -1
+    ws[O_TABLE_MASK] |= ONE << card
+    ws[O_NTABLE] = i + 1
+
+
+@njit(cache=True, _nrt=False)
+def _ask(ws, seat, kind, legal):
+    ws[O_ACTOR] = seat
+    ws[O_KIND] = kind
+    ws[S_LEGAL] = legal
+
+
+@njit(cache=True, _nrt=False)
+def _over(ws):
+    ws[S_PHASE] = PH_OVER
+    ws[O_KIND] = K_NONE
+    ws[O_ACTOR] = -1
+    ws[S_LEGAL] = 0
+
+
+@njit(cache=True, _nrt=False)
+def fail(ws, rec, seat, kind, value):
+    rec[F_ERROR] = ERR_ILLEGAL
+    rec[F_ERR_SEAT] = seat
+    rec[F_ERR_KIND] = kind
+    rec[F_ERR_VALUE] = value
+    _over(ws)
+
+
+@njit(cache=True, _nrt=False)
+def conserved(ws, n):
+    """Every card in exactly one place (hands, talon, discard, table); hand sizes match the hands."""
+    every = ws[S_TALON_MASK] | ws[O_DISCARD] | ws[O_TABLE_MASK]
+    count = popcount(ws[S_TALON_MASK]) + popcount(ws[O_DISCARD]) + popcount(ws[O_TABLE_MASK])
+    for s in range(n):
+        h = ws[S_HANDS + s]
+        if popcount(h) != ws[O_HAND_SIZE + s]:
+            return False
+        every |= h
+        count += popcount(h)
+    return every == FULL and count == 36 and popcount(ws[S_TALON_MASK]) == ws[S_TEND] - ws[S_TP]
+
+
+# ---- dealing --------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def new_series(rv, ws):
+    """Clear the state and write the rules and seats into it (once per series)."""
+    n = rv[R_NPLAYERS]
+    ws[:] = 0
+    for i in range(R_SIZE):
+        ws[O_RULES + i] = rv[i]
+    ws[O_N] = n
+    for s in range(6):
+        ws[O_TEAM + s] = rv[R_TEAM0 + s] if s < n else -1
+    _over(ws)
+
+
+@njit(cache=True, _nrt=False)
+def deal(rv, drng, ws, dealer):
+    """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
+    n = rv[R_NPLAYERS]
+    h = rv[R_HAND]
+    for i in range(36):
+        ws[S_DECK + i] = i
+    # Fisher-Yates; each 64-bit draw gives two 32-bit multiply-shift indices
+    i = 35
+    while i > 0:
+        r = rng_next(drng)
+        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        tmp = ws[S_DECK + i]
+        ws[S_DECK + i] = ws[S_DECK + j]
+        ws[S_DECK + j] = tmp
+        i -= 1
+        if i > 0:
+            j = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
+            tmp = ws[S_DECK + i]
+            ws[S_DECK + i] = ws[S_DECK + j]
+            ws[S_DECK + j] = tmp
+            i -= 1
+    for s in range(6):
+        ws[S_HANDS + s] = 0
+    s = dealer
+    for i in range(n * h):
+        s += 1
+        if s == n:
+            s = 0
+        ws[S_HANDS + s] |= ONE << ws[S_DECK + i]
+    for s in range(6):
+        ws[O_HAND_SIZE + s] = popcount(ws[S_HANDS + s]) if s < n else 0
+        ws[O_KNOWN + s] = 0
+    dealt = n * h
+    tm = np.int64(0)
+    if dealt < 36:
+        tc = ws[S_DECK + dealt]
+        k = 0
+        for i in range(dealt + 1, 36):
+            ws[S_TALON + k] = ws[S_DECK + i]
+            tm |= ONE << ws[S_DECK + i]
+            k += 1
+        ws[S_TALON + k] = tc
+        tm |= ONE << tc
+        tend = k + 1
+        ws[O_TRUMP_IN_TALON] = 1
+    else:
+        tc = ws[S_DECK + 35]  # RUL-2: shown for trump, stays in the dealer's hand
+        tend = 0
+        ws[O_TRUMP_IN_TALON] = 0
+        ws[O_KNOWN + dealer] = ONE << tc
+    ws[S_TP] = 0
+    ws[S_TEND] = tend
+    ws[S_TALON_MASK] = tm
+    ws[O_TRUMP_CARD] = tc
+    ws[O_TRUMP_SUIT] = tc & 3
+    ws[O_TALON] = tend
+    ws[O_DEALER] = dealer
+    ws[O_OUT] = 0
+    ws[O_DISCARD] = 0
+
+
+@njit(cache=True, _nrt=False)
+def first_attacker(rv, ws, dealer, first_deal, prev_fool):
+    """RUL-7."""
+    n = rv[R_NPLAYERS]
+    rule = LATER_LOWEST_TRUMP if rv[R_FIRST_LOWEST_TRUMP] else LATER_LEFT_OF_DEALER
+    if not first_deal:
+        rule = rv[R_LATER_DEALS]
+        if prev_fool < 0 and (rule == LATER_POD or rule == LATER_IZ_POD):
+            rule = LATER_LEFT_OF_DEALER
+    if rule == LATER_POD:
+        return (prev_fool - 1 + n) % n
+    if rule == LATER_IZ_POD:
+        return (prev_fool + 1) % n
+    if rule == LATER_LOWEST_TRUMP:
+        trump = ws[O_TRUMP_SUIT]
+        best = 99
+        who = -1
+        for s in range(n):
+            t = ws[S_HANDS + s] & (NIBBLE_LOW << trump)
+            if t:
+                c = lowest(t)
+                if c < best:
+                    best = c
+                    who = s
+        if who >= 0:
+            return who
+        if rv[R_FALLBACK_LOWEST_CARD]:
+            best = 99
+            for s in range(n):
+                if ws[S_HANDS + s]:
+                    c = lowest(ws[S_HANDS + s])
+                    if c < best:
+                        best = c
+                        who = s
+            return who
+    return (dealer + 1) % n
+
+
+@njit(cache=True, _nrt=False)
+def begin(rv, ws, rec, first_att, out, bout, discarded, trace, tn, tracing):
+    """Start play from a dealt (or sampled) position: `first_att` leads bout `bout`, seats in `out`
+    have gone out, `discarded` says whether a bout has ended in a discard. Rests at the first decision."""
+    n = rv[R_NPLAYERS]
+    ws[O_OUT] = out
+    ws[O_BOUT] = bout
+    ws[O_ATTACKER] = first_att
+    ws[O_DEFENDER] = next_opponent(ws, out, first_att, n)
+    ws[S_N_OUT] = popcount(out)
+    ws[S_ANY_DISCARD] = 1 if discarded else 0
+    ws[S_SHOWN_GAME] = 0
+    ws[S_FIRST_ATT] = first_att
+    ws[S_PHASE] = PH_BOUT
+    rec[F_FIRST_ATTACKER] = first_att
+    rec[F_FOOL] = -1
+    rec[F_LOSING_TEAM] = -1
+    rec[F_EXCHANGE_SEAT] = -1
+    rec[F_POGONY_SEAT] = -1
+    for s in range(6):
+        rec[F_OUTCOME + s] = OUT_ESCAPED if s < n else -1
+    advance(rv, ws, rec, trace, tn, tracing)
+
+
+# ---- the next decision ------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _open_bout(rv, ws, rec):
+    """Clear the table and offer the trump-six exchange (RUL-9). True when a decision is pending."""
+    bout = ws[O_BOUT]
+    if bout >= MAX_BOUTS:  # RUL-22
+        rec[F_UNFINISHED] = 1
+        rec[F_BOUTS] = bout
+        _over(ws)
+        return True
+    ws[O_FIRST_BOUT] = 1 if bout == 0 else 0
+    ws[O_TAKING] = 0
+    ws[O_NTABLE] = 0
+    ws[O_TABLE_MASK] = 0
+    ws[O_SHOW_LEGAL] = 0
+    ws[O_COVER_TARGET] = 0
+    for i in range(12):
+        ws[O_TABLE_ATT + i] = -1
+        ws[O_TABLE_COV + i] = -1
+    ws[S_OPENER] = ws[O_ATTACKER]
+    ws[S_NCOV] = 0
+    ws[S_SHOWN_BOUT] = 0
+    ws[S_SHOWED] = 0
+    ws[S_DECLINED] = 0
+    ws[S_LEAD_MASK] = 0
+    ws[S_PHASE] = PH_LEAD
+    tp = ws[S_TP]
+    tend = ws[S_TEND]
+    if rv[R_EXCHANGE] != 0 and tp < tend:
+        if tend - tp >= (1 if rv[R_EXCHANGE_WHILE_TRUMP] else 2):
+            six = ws[O_TRUMP_SUIT]  # rank 0 of the trump suit
+            if ws[S_TALON + tend - 1] != six:
+                for h in range(rv[R_NPLAYERS]):
+                    if (ws[S_HANDS + h] >> six) & 1:
+                        ws[S_PHASE] = PH_EXCHANGE
+                        _ask(ws, h, K_EXCHANGE, ONE)
+                        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def _ask_lead(rv, ws):
+    att = ws[O_ATTACKER]
+    dfn = ws[O_DEFENDER]
+    dl = ws[O_HAND_SIZE + dfn]
+    if rv[R_MODE] == MODE_PROSTOY:
+        limit = dl if dl < 6 else 6
+    else:
+        limit = rv[R_MAX_ATTACK]
+        fb = rv[R_FIRST_BOUT_MAX]
+        if fb > 0 and ((ws[S_ANY_DISCARD] == 0) if rv[R_FIRST_BOUT_UNTIL_DISCARD] else (ws[O_BOUT] == 0)):
+            if fb < limit:
+                limit = fb
+        ws[S_BASE_LIMIT] = limit
+        if dl < limit:
+            limit = dl
+    ws[O_LIMIT] = limit
+    _ask(ws, att, K_ATTACK, ws[S_HANDS + att])
+
+
+@njit(cache=True, _nrt=False)
+def _transfer_options(rv, ws, dfn, nd):
+    """RUL-19: (cards that may be laid, cards that may be shown) to pass the attack to nd."""
+    n_att = ws[O_NTABLE]
+    rk = same_rank_cards(ws[O_TABLE_MASK])
+    hd = ws[S_HANDS + dfn]
+    lay = hd & rk if ws[O_HAND_SIZE + nd] >= n_att + 1 else np.int64(0)
+    show = np.int64(0)
+    if ws[O_HAND_SIZE + nd] >= n_att:
+        trump = ws[O_TRUMP_SUIT]
+        if rv[R_PROEZDNOY] != 0 and trump >= 0:
+            tr = hd & rk & (NIBBLE_LOW << trump)
+            if rv[R_PROEZDNOY_PER_GAME] != 0:
+                tr &= ~ws[S_SHOWN_GAME]
+            elif (ws[S_SHOWED] >> dfn) & 1:
+                tr = np.int64(0)
+            show |= tr
+        if rv[R_POKAZNOY] != 0:
+            show |= hd & rk & ~ws[S_SHOWN_BOUT]
+    return lay, show
+
+
+@njit(cache=True, _nrt=False)
+def _defender_decision(rv, ws):
+    """The defender's pending answer (transfer, then cover or take). True when one is asked."""
+    dfn = ws[O_DEFENDER]
+    ncov = ws[S_NCOV]
+    if ws[S_SKIP_ATT] != 0 or ws[O_NTABLE] <= ncov or ws[O_TAKING] != 0:
+        return False
+    if (rv[R_MODE] == MODE_PEREVODNOY and ncov == 0 and ws[S_DECLINED] == 0
+            and (ws[O_BOUT] > 0 or rv[R_TRANSFER_FIRST] != 0)):
+        n = rv[R_NPLAYERS]
+        out = ws[O_OUT]
+        nd = next_opponent(ws, out, dfn, n)
+        if popcount(same_rank_cards(ws[O_TABLE_MASK]) & NIBBLE_LOW) == 1 and nd >= 0 and nd != dfn:
+            lay, show = _transfer_options(rv, ws, dfn, nd)
+            if lay | show:
+                ws[O_SHOW_LEGAL] = show
+                _ask(ws, dfn, K_TRANSFER, lay)
+                return True
+    ac = ws[O_TABLE_ATT + ncov]
+    ws[O_COVER_TARGET] = ncov
+    _ask(ws, dfn, K_COVER, cover_options(ac, ws[S_HANDS + dfn], ws[O_TRUMP_SUIT], rv[R_SIX_BEATS_ACE] != 0,
+                                         rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0))
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _thrower_decision(rv, ws):
+    """Continue the throw-in round (RUL-16/17) from seat index S_THROW_I. True when someone is asked;
+    False when the round ended with nobody throwing in."""
+    n = rv[R_NPLAYERS]
+    if ws[O_NTABLE] >= ws[O_LIMIT]:
+        return False
+    out = ws[O_OUT]
+    att = ws[O_ATTACKER]
+    dfn = ws[O_DEFENDER]
+    ranks = same_rank_cards(ws[O_TABLE_MASK])
+    gt = rv[R_NEIGHBOURS_GT]
+    left_nb = -1
+    right_nb = -1
+    if gt > 0 and n > gt:
+        left_nb = _next_active(out, dfn, n)
+        right_nb = _prev_active(out, dfn, n)
+    team_d = ws[O_TEAM + dfn]
+    timing = rv[R_THROW_TIMING]
+    skip = ws[S_SKIP_ATT] != 0
+    att_done = ws[S_ATT_DONE] != 0
+    taking = ws[O_TAKING] != 0
+    i = ws[S_THROW_I]
+    c = att + i
+    if c >= n:
+        c -= n
+    while i < n:
+        if c != dfn and not (out >> c) & 1 and ws[O_TEAM + c] != team_d:
+            legal = ws[S_HANDS + c] & ranks
+            if left_nb >= 0 and c != left_nb and c != right_nb:
+                legal = np.int64(0)  # HR-3: not the defender's neighbour; an attacker so placed has finished
+            if i == 0:
+                if not skip:
+                    if legal == 0:
+                        att_done = True
+                    else:
+                        ws[S_ATT_DONE] = 1 if att_done else 0
+                        ws[S_THROW_I] = i
+                        _ask(ws, c, K_THROW_IN, legal)
+                        return True
+            else:
+                if timing == TIMING_AFTER_ATTACKER and not att_done:
+                    return False
+                if timing == TIMING_AFTER_FIRST_COVER and ws[S_NCOV] == 0 and not taking:
+                    return False
+                if legal != 0:
+                    ws[S_ATT_DONE] = 1 if att_done else 0
+                    ws[S_THROW_I] = i
+                    _ask(ws, c, K_THROW_IN, legal)
+                    return True
+        i += 1
+        c += 1
+        if c == n:
+            c = 0
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def advance(rv, ws, rec, trace, tn, tracing):
+    """Play every automatic step until a decision is pending or the deal is over."""
+    while True:
+        ph = ws[S_PHASE]
+        if ph == PH_BOUT:
+            if _open_bout(rv, ws, rec):
+                return
+            ph = PH_LEAD
+        if ph == PH_LEAD:
+            _ask_lead(rv, ws)
+            return
+        if ph == PH_EXCHANGE or ph == PH_OVER:
+            return
+        if ph == PH_PCOVER:
+            i = ws[S_NCOV]
+            if i < ws[S_P_K]:
+                dfn = ws[O_DEFENDER]
+                ws[O_COVER_TARGET] = i
+                _ask(ws, dfn, K_COVER, cover_options(ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], ws[O_TRUMP_SUIT],
+                                                     rv[R_SIX_BEATS_ACE] != 0,
+                                                     rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0))
+                return
+            _end_prostoy_bout(rv, ws, rec, trace, tn, tracing)
+            continue
+        if ph == PH_DEFEND:
+            if _defender_decision(rv, ws):
+                return
+            if ws[O_TAKING] != 0 and rv[R_THROW_AFTER_TAKE] == 0:
+                _end_throw_bout(rv, ws, rec)
+                continue
+            ws[S_THROW_I] = 0
+            ws[S_ATT_DONE] = ws[S_SKIP_ATT]
+            ws[S_PHASE] = PH_THROW
+            ph = PH_THROW
+        if ph == PH_THROW:
+            if _thrower_decision(rv, ws):
+                return
+            if ws[S_SKIP_ATT] != 0:  # after the any_time round the defender answers in any case
+                ws[S_SKIP_ATT] = 0
+                ws[S_PHASE] = PH_DEFEND
+                continue
+            _end_throw_bout(rv, ws, rec)
+
+
+# ---- applying an answer -----------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def apply(rv, ws, rec, a, trace, tn, tracing):
+    """Play answer `a` to the pending decision and advance to the next one. An illegal answer
+    stops the deal with the error in `rec` and returns False."""
+    kind = ws[O_KIND]
+    seat = ws[O_ACTOR]
+    if kind < 0:
+        return False
+    if not option_ok(ws, kind, ws[S_LEGAL], a):
+        fail(ws, rec, seat, kind, a)
+        return False
+    if kind == K_ATTACK:
+        _apply_attack(rv, ws, seat, a, trace, tn, tracing)
+    elif kind == K_COVER:
+        _apply_cover(rv, ws, rec, seat, a, trace, tn, tracing)
+    elif kind == K_THROW_IN:
+        if a == NO_CARD:
+            if tracing:
+                emit(trace, tn, T_PASS, seat, 0, 0)
+            if ws[S_THROW_I] == 0:
+                ws[S_ATT_DONE] = 1
+            ws[S_THROW_I] += 1
+        else:
+            _play_out(ws, seat, a)
+            _table_add(ws, a)
+            if tracing:
+                emit(trace, tn, T_THROW_IN, seat, a, 0)
+            ws[S_SKIP_ATT] = 0
+            ws[S_PHASE] = PH_DEFEND
+    elif kind == K_TRANSFER:
+        _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing)
+    else:
+        if a == 1:
+            six = ws[O_TRUMP_SUIT]
+            tend = ws[S_TEND]
+            tc = ws[S_TALON + tend - 1]
+            _set_hand(ws, seat, (ws[S_HANDS + seat] & ~(ONE << six)) | (ONE << tc))
+            ws[O_KNOWN + seat] = (ws[O_KNOWN + seat] & ~(ONE << six)) | (ONE << tc)
+            ws[S_TALON + tend - 1] = six
+            ws[S_TALON_MASK] = (ws[S_TALON_MASK] & ~(ONE << tc)) | (ONE << six)
+            ws[O_TRUMP_CARD] = six
+            rec[F_EXCHANGE_SEAT] = seat
+            if tracing:
+                emit(trace, tn, T_EXCHANGE, seat, six, tc)
+        ws[S_PHASE] = PH_LEAD
+    advance(rv, ws, rec, trace, tn, tracing)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _apply_attack(rv, ws, att, a, trace, tn, tracing):
+    ws[S_LEAD_MASK] = a
+    m = a
+    k = 0
+    while m:
+        _table_add(ws, lowest(m))
+        m &= m - 1
+        k += 1
+    _set_hand(ws, att, ws[S_HANDS + att] & ~a)
+    ws[O_KNOWN + att] &= ~a
+    if tracing:
+        emit(trace, tn, T_ATTACK, att, a, 0)
+    if rv[R_MODE] == MODE_PROSTOY:
+        if rv[R_ATT_DRAW_NOW] != 0:
+            _draw(ws, att, rv[R_HAND])
+        ws[S_P_K] = k
+        ws[S_P_COVERED] = 0
+        ws[S_P_USED] = 0
+        ws[S_P_ALLCOV] = 1
+        ws[S_NCOV] = 0
+        ws[S_PHASE] = PH_PCOVER
+    else:
+        ws[S_SKIP_ATT] = 1 if rv[R_THROW_TIMING] == TIMING_ANY_TIME else 0
+        ws[S_PHASE] = PH_DEFEND
+
+
+@njit(cache=True, _nrt=False)
+def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
+    if rv[R_MODE] == MODE_PROSTOY:
+        i = ws[S_NCOV]
+        if a == NO_CARD:
+            ws[S_P_ALLCOV] = 0
+            ws[S_NCOV] = i + 1 if rv[R_PARTIAL] != 0 else ws[S_P_K]  # take-all: nothing more is asked
+            return
+        ws[O_TABLE_COV + i] = a
+        ws[O_TABLE_MASK] |= ONE << a
+        _set_hand(ws, dfn, ws[S_HANDS + dfn] & ~(ONE << a))
+        ws[S_P_COVERED] |= ONE << ws[O_TABLE_ATT + i]
+        ws[S_P_USED] |= ONE << a
+        ws[S_NCOV] = i + 1
+        return
+    if a == NO_CARD:
+        ws[O_TAKING] = 1
+        if tracing:
+            emit(trace, tn, T_TAKE, dfn, 0, 0)
+        return
+    tgt = ws[S_NCOV]
+    _play_out(ws, dfn, a)
+    ws[O_TABLE_COV + tgt] = a
+    ws[O_TABLE_MASK] |= ONE << a
+    ws[S_NCOV] = tgt + 1
+    if tracing:
+        emit(trace, tn, T_COVER, dfn, ws[O_TABLE_ATT + tgt], a)
+
+
+@njit(cache=True, _nrt=False)
+def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
+    ws[O_SHOW_LEGAL] = 0
+    if a == NO_CARD:
+        ws[S_DECLINED] = 1
+        return
+    n = rv[R_NPLAYERS]
+    nd = next_opponent(ws, ws[O_OUT], dfn, n)
+    if a >= SHOW:
+        c = a - SHOW
+        ws[S_SHOWN_BOUT] |= ONE << c
+        ws[S_SHOWN_GAME] |= ONE << c
+        ws[S_SHOWED] |= ONE << dfn
+        ws[O_KNOWN + dfn] |= ONE << c
+        if tracing:
+            emit(trace, tn, T_SHOW, dfn, c, nd)
+    else:
+        _play_out(ws, dfn, a)
+        _table_add(ws, a)
+        if tracing:
+            emit(trace, tn, T_TRANSFER, dfn, a, nd)
+    rec[F_TRANSFERS] += 1
+    ws[O_ATTACKER] = dfn
+    ws[O_DEFENDER] = nd
+    limit = ws[S_BASE_LIMIT]
+    if ws[O_HAND_SIZE + nd] < limit:
+        limit = ws[O_HAND_SIZE + nd]
+    ws[O_LIMIT] = limit
+
+
+# ---- the end of a bout ----------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
+    """RUL-11..13: covered pairs go to the discard, the rest is taken; both draw."""
+    dfn = ws[O_DEFENDER]
+    att = ws[O_ATTACKER]
+    k = ws[S_P_K]
+    covered = ws[S_P_COVERED]
+    used = ws[S_P_USED]
+    if ws[S_P_ALLCOV] == 0 and rv[R_PARTIAL] == 0:
+        # RUL-12 take-all: covers come back, the defender takes the attack
+        _set_hand(ws, dfn, ws[S_HANDS + dfn] | used)
+        ws[O_TABLE_MASK] &= ~used
+        covered = np.int64(0)
+        used = np.int64(0)
+    take = ws[S_LEAD_MASK] & ~covered
+    if tracing:
+        for i in range(k):
+            if (covered >> ws[O_TABLE_ATT + i]) & 1:
+                emit(trace, tn, T_DEFEND, dfn, ws[O_TABLE_ATT + i], ws[O_TABLE_COV + i])
+        emit(trace, tn, T_DEFEND, dfn, -1, take)
+    ws[O_KNOWN + dfn] &= ~used
+    taking = take != 0
+    if taking:
+        _set_hand(ws, dfn, ws[S_HANDS + dfn] | take)
+        ws[O_KNOWN + dfn] |= take
+        rec[F_TAKEN + dfn] += popcount(take)
+    if covered:
+        ws[O_DISCARD] |= covered | used
+        ws[S_ANY_DISCARD] = 1
+    ws[O_TABLE_MASK] = 0
+    hand_size = rv[R_HAND]
+    if rv[R_ATT_DRAW_NOW] == 0:
+        _draw(ws, att, hand_size)
+    _draw(ws, dfn, hand_size)
+    _end_bout(rv, ws, rec, taking)
+
+
+@njit(cache=True, _nrt=False)
+def _end_throw_bout(rv, ws, rec):
+    """RUL-17/18: the table is taken or discarded; everyone refills, the defender last."""
+    n = rv[R_NPLAYERS]
+    dfn = ws[O_DEFENDER]
+    tm = ws[O_TABLE_MASK]
+    taking = ws[O_TAKING] != 0
+    if taking:
+        _set_hand(ws, dfn, ws[S_HANDS + dfn] | tm)
+        ws[O_KNOWN + dfn] |= tm
+        rec[F_TAKEN + dfn] += popcount(tm)
+    else:
+        ws[O_DISCARD] |= tm
+        ws[S_ANY_DISCARD] = 1
+    ws[O_TABLE_MASK] = 0
+    if ws[S_TP] < ws[S_TEND]:
+        hand_size = rv[R_HAND]
+        out = ws[O_OUT]
+        s = ws[S_OPENER]
+        for _ in range(n):
+            if s != dfn and not (out >> s) & 1:
+                _draw(ws, s, hand_size)
+            s += 1
+            if s == n:
+                s = 0
+        _draw(ws, dfn, hand_size)
+    _end_bout(rv, ws, rec, taking)
+
+
+@njit(cache=True, _nrt=False)
+def _end_bout(rv, ws, rec, taking):
+    """RUL-20/21: who is out, is the deal over; else the next attacker and defender (RUL-5/6)."""
+    n = rv[R_NPLAYERS]
+    ws[O_NTABLE] = 0
+    bout = ws[O_BOUT] + 1
+    ws[O_BOUT] = bout
+    if not conserved(ws, n):
+        rec[F_INVARIANT] += 1
+    out = ws[O_OUT]
+    out_before = out
+    n_out = ws[S_N_OUT]
+    # nobody goes out while the talon has cards (everyone has just drawn)
+    if ws[S_TP] == ws[S_TEND]:
+        for s in range(n):
+            if not (out >> s) & 1 and ws[S_HANDS + s] == 0:
+                out |= ONE << s
+                rec[F_PLACE + s] = n_out + 1
+        ws[O_OUT] = out
+    n_left = popcount(_team_left(ws, out, n))
+    pog = -1
+    if rv[R_POGONY_WIN] != 0 and n - popcount(out) == 2:
+        w = 0
+        for s in range(n):
+            hs = ws[S_HANDS + s]
+            if not (out >> s) & 1 and (hs & RANK_MASKS[0]) == hs and popcount(hs) == 2:
+                pog = s
+                w += 1
+        if w != 1:
+            pog = -1
+    if n_left <= 1 or pog >= 0:
+        rec[F_BOUTS] = bout
+        if rv[R_POGONY_SCORING] != 0:
+            rec[F_LAST_LEAD_SIXES] = popcount(ws[S_LEAD_MASK] & RANK_MASKS[0])
+        team_left = _team_left(ws, out, n)
+        if pog >= 0:
+            rec[F_POGONY_SEAT] = pog
+            out |= ONE << pog
+            rec[F_PLACE + pog] = n_out + 1
+            n_left = 1
+            team_left = _team_left(ws, out, n)
+        if n_left == 0:
+            # RUL-21: whoever was still in at the final bout drew; in teams, the whole team
+            rec[F_DRAW] = 1
+            drew_teams = np.int64(0)
+            for s in range(n):
+                if not (out_before >> s) & 1:
+                    drew_teams |= ONE << ws[O_TEAM + s]
+            for s in range(n):
+                if (drew_teams >> ws[O_TEAM + s]) & 1:
+                    rec[F_OUTCOME + s] = OUT_DREW
+        else:
+            lt = lowest(team_left)
+            rec[F_LOSING_TEAM] = lt
+            for s in range(n):
+                if ws[O_TEAM + s] == lt:
+                    rec[F_OUTCOME + s] = OUT_FOOL
+                    if not (out >> s) & 1:
+                        rec[F_PLACE + s] = n
+                        rec[F_FOOL_CARDS] += popcount(ws[S_HANDS + s])
+                        if rec[F_FOOL] < 0:
+                            rec[F_FOOL] = s
+        _over(ws)
+        return
+    ws[S_N_OUT] = popcount(out)
+    dfn = ws[O_DEFENDER]
+    if taking:
+        att = _next_active(out, dfn, n)
+        if att == dfn:
+            att = -1
+    elif not (out >> dfn) & 1:
+        att = dfn
+    else:
+        att = -1
+        if rv[R_N_TEAMS] < n:
+            t = dfn
+            for _ in range(n - 1):
+                t += 1
+                if t == n:
+                    t = 0
+                if not (out >> t) & 1 and ws[O_TEAM + t] == ws[O_TEAM + dfn]:
+                    att = t
+                    break
+        if att < 0:
+            att = _next_active(out, dfn, n)
+    ws[O_ATTACKER] = att
+    ws[O_DEFENDER] = next_opponent(ws, out, att, n)
+    ws[S_PHASE] = PH_BOUT
+
+
+# ---- views ------------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def observe(ws, seat, obs):
+    """Write what `seat` may know into `obs` (a buffer the caller owns): the public prefix and its hand."""
+    for i in range(O_SIZE):
+        obs[i] = ws[i]
+    obs[O_SEAT] = seat
+    obs[O_HAND] = ws[S_HANDS + seat]
+
+
+@njit(cache=True, _nrt=False)
+def new_state():
+    return np.zeros(STATE_SIZE, dtype=np.int64)
+
+
+@njit(cache=True, _nrt=False)
+def record_holders(ws, rec, n):
+    """Who was dealt the six and the ace of trumps (-1: the face-up card)."""
+    rec[F_SIX_HOLDER] = -1
+    rec[F_ACE_HOLDER] = -1
+    for s in range(n):
+        if (ws[S_HANDS + s] >> ws[O_TRUMP_SUIT]) & 1:
+            rec[F_SIX_HOLDER] = s
+        if (ws[S_HANDS + s] >> (32 + ws[O_TRUMP_SUIT])) & 1:
+            rec[F_ACE_HOLDER] = s
+
+
+@njit(cache=True, _nrt=False)
+def next_dealer(rv, rec, dealer):
+    """RUL-8: the fool deals next; after a draw the same dealer; in teams the first loser from the dealer."""
+    n = rv[R_NPLAYERS]
+    lt = rec[F_LOSING_TEAM]
+    if lt >= 0:
+        if rec[F_FOOL] >= 0 and rv[R_N_TEAMS] == n:
+            return rec[F_FOOL]
+        for i in range(n):
+            s = (dealer + i) % n
+            if rv[R_TEAM0 + s] == lt:
+                return s
+    return dealer
+
+
+# unused names kept out of lint
+_ = (O_DEALER, O_SEAT, O_HAND, O_TALON, O_TRUMP_CARD, F_ERROR, O_FIRST_BOUT, O_TAKING, O_COVER_TARGET, S_LEGAL,
+     S_SKIP_ATT, PH_EXCHANGE, T_COVER, T_TAKE, K_COVER, K_TRANSFER, K_THROW_IN, F_FIRST_ATTACKER)

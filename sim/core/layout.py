@@ -1,0 +1,84 @@
+"""Every offset and code the core shares with strategies, records, traces and reports.
+
+Numba-free: records, traces and reports import these without compiling anything. Offsets are
+derived from ordered field lists (name, width), never counted by hand; append a field to a list
+and everything after it moves.
+"""
+from __future__ import annotations
+
+from sim.core.rules import R_SIZE
+
+
+def _place(fields, start=0):
+    """[(name, width)] -> ({name: offset}, end)."""
+    out, at = {}, start
+    for name, width in fields:
+        out[name] = at
+        at += width
+    return out, at
+
+
+# ---- decision kinds (what a strategy is asked) and answers --------------------------------
+K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
+K_NONE = -1  # the deal is over: nobody is to act
+KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
+NO_CARD = -1  # cover: take (simple durak: leave uncovered); throw_in: pass; transfer: do not transfer
+SHOW = 64  # transfer answer: card + SHOW = transfer by showing that card
+
+# ---- the observation: what the seat to act may know (the prefix of the state) ---------------
+_OBS_FIELDS = [
+    ("SEAT", 1), ("HAND", 1), ("N", 1), ("TRUMP_SUIT", 1), ("TRUMP_CARD", 1), ("TRUMP_IN_TALON", 1),
+    ("TALON", 1), ("DISCARD", 1), ("ATTACKER", 1), ("DEFENDER", 1), ("TAKING", 1), ("NTABLE", 1),
+    ("COVER_TARGET", 1), ("LIMIT", 1), ("FIRST_BOUT", 1), ("BOUT", 1), ("SHOW_LEGAL", 1), ("OUT", 1),
+    ("DEALER", 1), ("TABLE_MASK", 1),
+    ("TABLE_ATT", 12), ("TABLE_COV", 12),  # -1 = empty / uncovered
+    ("HAND_SIZE", 6), ("KNOWN", 6), ("TEAM", 6),  # per seat; KNOWN: cards of that hand everyone has seen
+    ("KIND", 1), ("ACTOR", 1),  # the decision being asked, and who is asked
+    ("RULES", R_SIZE),  # the rules vector (R_* of sim.core.rules)
+]
+_o, O_SIZE = _place(_OBS_FIELDS)
+(O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
+ O_TAKING, O_NTABLE, O_COVER_TARGET, O_LIMIT, O_FIRST_BOUT, O_BOUT, O_SHOW_LEGAL, O_OUT, O_DEALER, O_TABLE_MASK,
+ O_TABLE_ATT, O_TABLE_COV, O_HAND_SIZE, O_KNOWN, O_TEAM, O_KIND, O_ACTOR, O_RULES) = _o.values()
+
+# ---- the private state that follows the observation: one int64 array per deal ---------------
+_STATE_FIELDS = [
+    ("HANDS", 6), ("TALON", 36), ("DECK", 36),  # TALON: draw order, trump card last; DECK: the shuffle
+    ("TP", 1), ("TEND", 1), ("TALON_MASK", 1),  # cards TP..TEND-1 of TALON are still to be drawn
+    ("PHASE", 1), ("LEGAL", 1),  # where the bout stands; the legal mask of the pending decision
+    ("OPENER", 1), ("NCOV", 1), ("SKIP_ATT", 1), ("THROW_I", 1), ("ATT_DONE", 1), ("BASE_LIMIT", 1),
+    ("ANY_DISCARD", 1), ("SHOWN_GAME", 1), ("SHOWN_BOUT", 1), ("SHOWED", 1), ("N_OUT", 1),
+    ("LEAD_MASK", 1), ("P_K", 1), ("P_COVERED", 1), ("P_USED", 1), ("P_ALLCOV", 1),
+    ("FIRST_ATT", 1), ("DECLINED", 1),  # DECLINED: the defender said no to a transfer
+]
+_s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
+(S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_PHASE, S_LEGAL, S_OPENER, S_NCOV, S_SKIP_ATT,
+ S_THROW_I, S_ATT_DONE, S_BASE_LIMIT, S_ANY_DISCARD, S_SHOWN_GAME, S_SHOWN_BOUT, S_SHOWED, S_N_OUT,
+ S_LEAD_MASK, S_P_K, S_P_COVERED, S_P_USED, S_P_ALLCOV, S_FIRST_ATT, S_DECLINED) = _s.values()
+
+# phases of a bout (S_PHASE)
+PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)
+
+# ---- the per-deal record: one int64 row per deal (sim.core.records names the fields) ----------
+_REC_FIELDS = [
+    ("GAME", 1), ("SERIES", 1), ("DEAL", 1), ("DEALER", 1), ("FIRST_ATTACKER", 1), ("FOOL", 1),
+    ("LOSING_TEAM", 1), ("BOUTS", 1), ("EXCHANGE_SEAT", 1), ("TRANSFERS", 1), ("POGONY_SEAT", 1),
+    ("LAST_LEAD_SIXES", 1), ("ERROR", 1), ("ERR_SEAT", 1), ("ERR_KIND", 1), ("ERR_VALUE", 1), ("DRAW", 1),
+    ("OUTCOME", 6), ("PLACE", 6), ("TAKEN", 6), ("UNFINISHED", 1),
+    ("SIX_HOLDER", 1),  # the seat dealt the six of trumps (-1: it is the face-up card)
+    ("ACE_HOLDER", 1),  # the seat dealt the ace of trumps (-1: it is the face-up card)
+    ("FOOL_CARDS", 1),  # cards left in the losing hand(s) at the end
+    ("INVARIANT", 1),  # bouts whose end found cards not accounted for (must stay 0)
+]
+_f, F_SIZE = _place(_REC_FIELDS)
+(F_GAME, F_SERIES, F_DEAL, F_DEALER, F_FIRST_ATTACKER, F_FOOL, F_LOSING_TEAM, F_BOUTS, F_EXCHANGE_SEAT,
+ F_TRANSFERS, F_POGONY_SEAT, F_LAST_LEAD_SIXES, F_ERROR, F_ERR_SEAT, F_ERR_KIND, F_ERR_VALUE, F_DRAW,
+ F_OUTCOME, F_PLACE, F_TAKEN, F_UNFINISHED, F_SIX_HOLDER, F_ACE_HOLDER, F_FOOL_CARDS, F_INVARIANT) = _f.values()
+
+OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
+ERR_ILLEGAL = 1
+MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded as unfinished
+
+# ---- trace rows: (code, player, a, b) per action -------------------------------------------
+T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
+TRACE_CAP = 60000

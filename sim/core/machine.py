@@ -1,0 +1,124 @@
+"""One deal as an object, stepped from Python: the state kernels with a small, uniform API.
+
+For tests, `durak play`-style tools and notebooks; the batch engine drives the same kernels in
+compiled code. Options are the core's integer answers: an attack is a card bitmask, a cover,
+throw-in or transfer is a card (or ``NO_CARD`` = take / pass / no transfer), a show is
+``SHOW + card``, an exchange is 0 or 1.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core import kernels as K
+from sim.core import layout as L
+from sim.core.lib import attack_ok, rng_below, seed_stream
+from sim.core.rules import Rules
+
+
+@njit(cache=True)
+def _attack_sets(ws, out):
+    """Every legal attack set of the pending attack decision, written to out; returns the count."""
+    hand = ws[L.S_LEGAL]
+    cards = np.zeros(36, dtype=np.int64)
+    m = 0
+    for c in range(36):
+        if (hand >> c) & 1:
+            cards[m] = c
+            m += 1
+    lim = ws[L.O_LIMIT]
+    if lim > 6:
+        lim = 6
+    count = 0
+    # subsets of at most `lim` cards, by index combinations
+    idx = np.zeros(7, dtype=np.int64)
+    for k in range(1, lim + 1):
+        if k > m:
+            break
+        for i in range(k):
+            idx[i] = i
+        while True:
+            mask = np.int64(0)
+            for i in range(k):
+                mask |= np.int64(1) << cards[idx[i]]
+            if attack_ok(ws, hand, mask):
+                if count < out.shape[0]:
+                    out[count] = mask
+                count += 1
+            j = k - 1
+            while j >= 0 and idx[j] == m - k + j:
+                j -= 1
+            if j < 0:
+                break
+            idx[j] += 1
+            for i in range(j + 1, k):
+                idx[i] = idx[i - 1] + 1
+    return count
+
+
+class Deal:
+    """A deal in progress: `to_act()`, `legal_options()`, `apply(option)`, `result()`."""
+
+    def __init__(self, rules: Rules, seed: int = 0, series: int = 0):
+        self.rules = rules
+        self.rv = rules.vector()
+        self.ws = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        self.rec = np.zeros(L.F_SIZE, dtype=np.int64)
+        self.trace = np.zeros((L.TRACE_CAP, 4), dtype=np.int64)
+        self.tn = np.zeros(1, dtype=np.int64)
+        K.new_series(self.rv, self.ws)
+        drng = np.zeros(1, dtype=np.uint64)
+        seed_stream(drng, np.int64(seed), np.int64(series), np.int64(0))
+        n = rules.num_players
+        self.dealer = int(rng_below(drng, n))
+        K.deal(self.rv, drng, self.ws, self.dealer)
+        self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + 36]]
+        K.record_holders(self.ws, self.rec, n)
+        fa = K.first_attacker(self.rv, self.ws, self.dealer, True, -1)
+        K.begin(self.rv, self.ws, self.rec, fa, 0, 0, False, self.trace, self.tn, True)
+
+    def to_act(self):
+        """(seat, kind) of the pending decision, or None when the deal is over."""
+        kind = int(self.ws[L.O_KIND])
+        return None if kind < 0 else (int(self.ws[L.O_ACTOR]), kind)
+
+    def legal_options(self) -> frozenset:
+        kind = int(self.ws[L.O_KIND])
+        if kind < 0:
+            return frozenset()
+        legal = int(self.ws[L.S_LEGAL])
+        if kind == L.K_ATTACK:
+            out = np.zeros(1 << 16, dtype=np.int64)
+            k = _attack_sets(self.ws, out)
+            if k > len(out):
+                out = np.zeros(k, dtype=np.int64)
+                k = _attack_sets(self.ws, out)
+            return frozenset(int(x) for x in out[:k])
+        if kind == L.K_EXCHANGE:
+            return frozenset((0, 1))
+        opts = {c for c in range(36) if (legal >> c) & 1} | {L.NO_CARD}
+        if kind == L.K_TRANSFER:
+            show = int(self.ws[L.O_SHOW_LEGAL])
+            opts |= {L.SHOW + c for c in range(36) if (show >> c) & 1}
+        return frozenset(opts)
+
+    def apply(self, option: int) -> bool:
+        return bool(K.apply(self.rv, self.ws, self.rec, np.int64(option), self.trace, self.tn, True))
+
+    def observe(self, seat: int) -> np.ndarray:
+        obs = np.zeros(L.O_SIZE, dtype=np.int64)
+        K.observe(self.ws, np.int64(seat), obs)
+        return obs
+
+    def hands(self) -> list[int]:
+        return [int(h) for h in self.ws[L.S_HANDS:L.S_HANDS + self.rules.num_players]]
+
+    def conserved(self) -> bool:
+        return bool(K.conserved(self.ws, np.int64(self.rules.num_players)))
+
+    @property
+    def over(self) -> bool:
+        return int(self.ws[L.O_KIND]) < 0
+
+    def result(self) -> np.ndarray:
+        return self.rec.copy()
