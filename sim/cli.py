@@ -30,6 +30,8 @@ def _rules(preset, players, toggles) -> R.Rules:
 @click.version_option(package_name="durak-sim")
 def main():
     """durak-sim: settle Durak arguments by playing millions of games."""
+    from sim.experiments.batch import arm_watchdog
+    arm_watchdog()
 
 
 def _progress(enabled: bool):
@@ -93,8 +95,11 @@ def _default_out(rules) -> Path:
               help="Continue an interrupted run in this folder (other options are taken from it).")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--verify", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="Also replay every N-th game through the independent reference referee while running "
+                   "(slow per verified game; 0: off).")
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
-        deals_per_series, chunk, out, no_save, records, resume, as_json, quiet):
+        deals_per_series, chunk, out, no_save, records, resume, as_json, quiet, verify):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
     from sim.experiments import batch, experiment, report
     from sim.core.dispatch import StrategyError
@@ -108,7 +113,7 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
             exp = experiment.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
                                         max_games=max_games, rotate=rotate, chunk=chunk,
                                         deals_per_series=deals_per_series, paths=paths, records=records,
-                                        threads=threads or None,
+                                        threads=threads or None, verify=verify,
                                         out=None if no_save else (out or _default_out(rules)))
         try:
             _with_progress(exp, not quiet and not as_json)

@@ -233,11 +233,14 @@ class _Watchdog:
     only be stopped with the process: the message names the strategy, seat and game first."""
 
     def __init__(self):
+        self.enabled = False  # armed by the command line only: stopping a notebook's kernel helps nobody
         self.lock = threading.Lock()
         self.watched: dict[int, tuple] = {}
         self.thread = None
 
     def watch(self, status, describe):
+        if not self.enabled:
+            return
         with self.lock:
             self.watched[id(status)] = (status, describe, int(status[2]), time.monotonic())
             if self.thread is None:
@@ -265,6 +268,11 @@ class _Watchdog:
 
 
 _WATCHDOG = _Watchdog()
+
+
+def arm_watchdog():
+    """Stop the process (exit code 3, with a message) when a strategy stops answering."""
+    _WATCHDOG.enabled = True
 
 
 def _first_reason(msg: str) -> str:

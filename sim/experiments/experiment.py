@@ -12,6 +12,7 @@ import datetime as _dt
 import json
 import os
 import subprocess
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -78,6 +79,7 @@ class Experiment:
     records: bool = False
     threads: int | None = None
     also: tuple = ()  # more strategy names for the same compiled engine (see batch.Runner)
+    verify: int = 0  # replay every verify-th series through the reference referee while running (0: none)
     lineups: list = field(init=False)
     tallies: list = field(init=False)
     rounds_done: int = field(init=False, default=0)
@@ -95,6 +97,10 @@ class Experiment:
             raise ExperimentError("chunk must be at least 1")
         if self.deals_per_series < 1:
             raise ExperimentError("--deals-per-series must be at least 1")
+        if self.verify < 0:
+            raise ExperimentError(f"--verify must be 0 (off) or a positive N (every N-th game), not {self.verify}")
+        self.verified = 0
+        self._verify_lock = threading.Lock()
         self.lineups = rotations(self.seats, self.rotate)
         self.tallies = [Tally(self.rules.num_players) for _ in self.lineups]
         if self.out is not None:
@@ -174,6 +180,8 @@ class Experiment:
             recs = to_records(raw)
             t = Tally(self.rules.num_players)
             t.add(recs)
+            if self.verify:
+                self._verify(runners[r], s0, self._series_in_round(c))
             return t, (recs if self.records else None)
 
         def submit(c):
@@ -221,6 +229,22 @@ class Experiment:
             if self.out is not None:
                 self._write_json("metadata.json", self.metadata())
         return self
+
+    def _verify(self, runner: Runner, s0: int, n: int):
+        """Replay every verify-th series of a chunk through the referee; a disagreement stops the run."""
+        from sim import referee
+        first = -(-s0 // self.verify) * self.verify
+        for series in range(first, s0 + n, self.verify):
+            for tr in runner.trace(self.seed, series, self.deals_per_series):
+                try:
+                    referee.replay(tr)
+                except referee.ReplayError as e:
+                    raise ExperimentError(f"the core and the reference referee disagree in series {series} of seed "
+                                          f"{self.seed}: {e}. Replay it with: "
+                                          f"{runner.replay_command(self.seed, series, self.deals_per_series)}"
+                                          ) from None
+            with self._verify_lock:
+                self.verified += 1
 
     # ---- tables ------------------------------------------------------------------------
     def _rows(self):
@@ -312,7 +336,8 @@ class Experiment:
                 "first_attacker_fool": fa, "first_attacker_fool_rate": fa / n if n else None,
                 "first_attacker_fool_lo": float(flo), "first_attacker_fool_hi": float(fhi),
                 "trump_six_exchanges": ex, "exchanger_fool": exf,
-                "transfers_per_game": sum(t.transfers for t in self.tallies) / n if n else None}
+                "transfers_per_game": sum(t.transfers for t in self.tallies) / n if n else None,
+                "invariant_violations": sum(t.invariant_violations for t in self.tallies)}
 
     def length_hist(self) -> pd.Series:
         hist = sum(t.bouts_hist for t in self.tallies)
@@ -340,6 +365,7 @@ class Experiment:
         tot = self.totals()
         return {
             "games": tot["games"], "finished": tot["finished"], "unfinished": tot["unfinished"], "seed": self.seed,
+            "invariant_violations": tot["invariant_violations"], "referee_verified_series": self.verified,
             "rules": {"family": self.rules.family, "players": self.rules.num_players, "toggles": self.rules.toggles,
                       "teams": self.rules.teams},
             "seats": seats, "draws": tot["draws"], "mean_bouts": tot["mean_bouts"],
