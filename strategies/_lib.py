@@ -44,7 +44,7 @@ from numba import njit
 from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
     O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
-    O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, beaters, bit, lowest, popcount,
+    O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters, bit, lowest, popcount,
 )
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
     R_TWO_PAIR_SIZE
@@ -250,6 +250,15 @@ def _lead_pool(obs, k, hand, tr):
 
 @njit(_nrt=False)
 def h_attack(obs, k):
+    """The planned lead, checked by the core's own attack_ok (the one source of legality)."""
+    s = _plan_attack(obs, k)
+    if attack_ok(obs, obs[O_HAND], s):
+        return s
+    return bit(lowest(obs[O_HAND]))
+
+
+@njit(_nrt=False)
+def _plan_attack(obs, k):
     hand = obs[O_HAND]
     tr = trumps_of(obs)
     talon = obs[O_TALON]

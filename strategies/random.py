@@ -9,10 +9,10 @@ import numpy as np
 from numba import njit
 
 from sim.core.lib import (
-    NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, bit, lowest, popcount,
+    NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, attack_ok, bit, lowest, popcount,
     random_card, rng_below,
 )
-from sim.core.rules import MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE
+from sim.core.rules import MODE_PROSTOY, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE
 
 NAME = "random"
 DESCRIPTION = "Uniformly random legal move at every decision (the floor any strategy must beat)."
@@ -82,16 +82,15 @@ def _prostoy_attack(obs, hand, rng):
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
-        return _prostoy_attack(obs, hand, rng)
-    if obs[O_RULES + R_LEAD_SINGLE]:
-        return bit(random_card(rng, hand))
-    cap = obs[O_LIMIT]
+        s = _prostoy_attack(obs, hand, rng)
+        return s if attack_ok(obs, hand, s) else bit(random_card(rng, hand))
+    # uniform over the legal sets of one rank, as the core's attack_ok defines them
     total = 0
     for r in range(9):
         m = hand & RANK_MASKS[r]
         sub = m
         while sub:
-            if popcount(sub) <= cap:
+            if attack_ok(obs, hand, sub):
                 total += 1
             sub = (sub - 1) & m
     pick = rng_below(rng, total)
@@ -99,7 +98,7 @@ def attack(obs, legal, params, rng):
         m = hand & RANK_MASKS[r]
         sub = m
         while sub:
-            if popcount(sub) <= cap:
+            if attack_ok(obs, hand, sub):
                 if pick == 0:
                     return sub
                 pick -= 1
