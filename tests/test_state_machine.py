@@ -88,3 +88,32 @@ def test_state_can_be_entered_mid_bout_from_a_copy():
         assert e.to_act() is not None
         e.apply(m)
     assert np.array_equal(d.result(), e.result())
+
+
+@pytest.mark.parametrize("family,n,toggles", CONFIGS)
+def test_a_seat_observation_completed_by_sampling_is_a_consistent_state(family, n, toggles):
+    """Entering at any decision from one seat's information set: the sampled state keeps every card
+    that seat knows where it is, has the same decision pending with the same options, and plays on."""
+    rules = R.resolve(family, n, toggles)
+    rnd = random.Random(11)
+    checked = 0
+    for seed in range(12):
+        d = Deal(rules, seed)
+        while not d.over:
+            if rnd.random() < 0.3:
+                seat, kind = d.to_act()
+                obs = d.observe(seat)
+                s = Deal.sampled(rules, obs, seed=rnd.randrange(1 << 30))
+                assert s.conserved()
+                assert s.to_act() == (seat, kind)
+                assert s.legal_options() == d.legal_options()
+                assert s.hands()[seat] == d.hands()[seat]
+                for t in range(n):  # cards everybody saw in a hand stay there
+                    assert s.hands()[t] & int(obs[L.O_KNOWN + t]) == int(obs[L.O_KNOWN + t])
+                    assert bin(s.hands()[t]).count("1") == bin(d.hands()[t]).count("1")
+                while not s.over:
+                    s.apply(rnd.choice(sorted(s.legal_options())))
+                assert s.result()[L.F_INVARIANT] == 0
+                checked += 1
+            d.apply(rnd.choice(sorted(d.legal_options())))
+    assert checked > 20

@@ -28,7 +28,8 @@ from sim.core.layout import (
     STATE_SIZE, T_ATTACK, T_COVER, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
 )
 from sim.core.lib import (
-    FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, option_ok, popcount, rng_next, same_rank_cards,
+    FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, option_ok, popcount, random_card, rng_next,
+    same_rank_cards,
 )
 from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
@@ -618,7 +619,7 @@ def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
             return
         ws[O_TABLE_COV + i] = a
         ws[O_TABLE_MASK] |= ONE << a
-        _set_hand(ws, dfn, ws[S_HANDS + dfn] & ~(ONE << a))
+        _play_out(ws, dfn, a)
         ws[S_P_COVERED] |= ONE << ws[O_TABLE_ATT + i]
         ws[S_P_USED] |= ONE << a
         ws[S_NCOV] = i + 1
@@ -677,8 +678,9 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
     covered = ws[S_P_COVERED]
     used = ws[S_P_USED]
     if ws[S_P_ALLCOV] == 0 and rv[R_PARTIAL] == 0:
-        # RUL-12 take-all: covers come back, the defender takes the attack
+        # RUL-12 take-all: covers come back (everybody has seen them), the defender takes the attack
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | used)
+        ws[O_KNOWN + dfn] |= used
         ws[O_TABLE_MASK] &= ~used
         covered = np.int64(0)
         used = np.int64(0)
@@ -688,7 +690,6 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
             if (covered >> ws[O_TABLE_ATT + i]) & 1:
                 emit(trace, tn, T_DEFEND, dfn, ws[O_TABLE_ATT + i], ws[O_TABLE_COV + i])
         emit(trace, tn, T_DEFEND, dfn, -1, take)
-    ws[O_KNOWN + dfn] &= ~used
     taking = take != 0
     if taking:
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | take)
@@ -832,6 +833,80 @@ def observe(ws, seat, obs):
         obs[i] = ws[i]
     obs[O_SEAT] = seat
     obs[O_HAND] = ws[S_HANDS + seat]
+
+
+@njit(cache=True, _nrt=False)
+def sample_hidden(obs, rng, ws):
+    """Complete one seat's observation into a full state: the cards that seat cannot see dealt at
+    random to the other hands (beside the cards everybody saw them take or show) and to the talon
+    (the face-up trump card stays last), uniformly among the deals consistent with what it saw.
+    The state rests at the observation's pending decision. Returns False when no deal fits."""
+    for i in range(O_SIZE):
+        ws[i] = obs[i]
+    me = obs[O_SEAT]
+    n = obs[O_N]
+    hand = obs[O_HAND]
+    unseen = FULL & ~hand & ~obs[O_DISCARD] & ~obs[O_TABLE_MASK]
+    trump_in = obs[O_TRUMP_IN_TALON] != 0
+    tc = obs[O_TRUMP_CARD]
+    if trump_in:
+        unseen &= ~(ONE << tc)
+    for s in range(n):
+        if s != me:
+            unseen &= ~obs[O_KNOWN + s]
+    for s in range(6):
+        ws[S_HANDS + s] = 0
+    ws[S_HANDS + me] = hand
+    for s in range(n):
+        if s == me:
+            continue
+        h = obs[O_KNOWN + s]
+        for _ in range(obs[O_HAND_SIZE + s] - popcount(h)):
+            if unseen == 0:
+                return False
+            c = random_card(rng, unseen)
+            h |= ONE << c
+            unseen &= ~(ONE << c)
+        ws[S_HANDS + s] = h
+    if popcount(unseen) != obs[O_TALON] - (1 if trump_in else 0):
+        return False
+    k = 0
+    tm = np.int64(0)
+    while unseen:
+        c = random_card(rng, unseen)
+        unseen &= ~(ONE << c)
+        ws[S_TALON + k] = c
+        tm |= ONE << c
+        k += 1
+    if trump_in:
+        ws[S_TALON + k] = tc
+        tm |= ONE << tc
+        k += 1
+    ws[S_TP] = 0
+    ws[S_TEND] = k
+    ws[S_TALON_MASK] = tm
+    _rest_at_decision(ws)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _rest_at_decision(ws):
+    """Recompute the pending decision's legal mask from the (new) hands."""
+    rv = ws[O_RULES:O_RULES + R_SIZE]
+    ph = ws[S_PHASE]
+    if ph == PH_EXCHANGE:
+        ws[S_LEGAL] = ONE
+    elif ph == PH_LEAD:
+        _ask_lead(rv, ws)
+    elif ph == PH_PCOVER:
+        dfn = ws[O_DEFENDER]
+        i = ws[S_NCOV]
+        ws[S_LEGAL] = cover_options(ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], ws[O_TRUMP_SUIT],
+                                    rv[R_SIX_BEATS_ACE] != 0, rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0)
+    elif ph == PH_DEFEND:
+        _defender_decision(rv, ws)
+    elif ph == PH_THROW:
+        _thrower_decision(rv, ws)
 
 
 @njit(cache=True, _nrt=False)

@@ -35,26 +35,30 @@ _OBS_FIELDS = [
     ("HAND_SIZE", 6), ("KNOWN", 6), ("TEAM", 6),  # per seat; KNOWN: cards of that hand everyone has seen
     ("KIND", 1), ("ACTOR", 1),  # the decision being asked, and who is asked
     ("RULES", R_SIZE),  # the rules vector (R_* of sim.core.rules)
+    # where the bout's procedure stands: public (everybody at the table sees it), so it is part of the
+    # observation, and a seat's observation plus sampled hidden cards is a complete state (S_* names:
+    # the kernels' working fields)
+    ("PHASE", 1), ("OPENER", 1), ("NCOV", 1), ("SKIP_ATT", 1), ("THROW_I", 1), ("ATT_DONE", 1),
+    ("BASE_LIMIT", 1), ("ANY_DISCARD", 1), ("SHOWN_GAME", 1), ("SHOWN_BOUT", 1), ("SHOWED", 1), ("N_OUT", 1),
+    ("LEAD_MASK", 1), ("P_K", 1), ("P_COVERED", 1), ("P_USED", 1), ("P_ALLCOV", 1), ("FIRST_ATT", 1),
+    ("DECLINED", 1),  # DECLINED: the defender said no to a transfer; P_*: simple durak's defence so far
 ]
 _o, O_SIZE = _place(_OBS_FIELDS)
 (O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
  O_TAKING, O_NTABLE, O_COVER_TARGET, O_LIMIT, O_FIRST_BOUT, O_BOUT, O_SHOW_LEGAL, O_OUT, O_DEALER, O_TABLE_MASK,
- O_TABLE_ATT, O_TABLE_COV, O_HAND_SIZE, O_KNOWN, O_TEAM, O_KIND, O_ACTOR, O_RULES) = _o.values()
+ O_TABLE_ATT, O_TABLE_COV, O_HAND_SIZE, O_KNOWN, O_TEAM, O_KIND, O_ACTOR, O_RULES,
+ S_PHASE, S_OPENER, S_NCOV, S_SKIP_ATT, S_THROW_I, S_ATT_DONE, S_BASE_LIMIT, S_ANY_DISCARD, S_SHOWN_GAME,
+ S_SHOWN_BOUT, S_SHOWED, S_N_OUT, S_LEAD_MASK, S_P_K, S_P_COVERED, S_P_USED, S_P_ALLCOV, S_FIRST_ATT,
+ S_DECLINED) = _o.values()
 
 # ---- the private state that follows the observation: one int64 array per deal ---------------
 _STATE_FIELDS = [
     ("HANDS", 6), ("TALON", 36), ("DECK", 36),  # TALON: draw order, trump card last; DECK: the shuffle
     ("TP", 1), ("TEND", 1), ("TALON_MASK", 1),  # cards TP..TEND-1 of TALON are still to be drawn
-    ("PHASE", 1), ("LEGAL", 1),  # where the bout stands; the legal mask of the pending decision
-    ("OPENER", 1), ("NCOV", 1), ("SKIP_ATT", 1), ("THROW_I", 1), ("ATT_DONE", 1), ("BASE_LIMIT", 1),
-    ("ANY_DISCARD", 1), ("SHOWN_GAME", 1), ("SHOWN_BOUT", 1), ("SHOWED", 1), ("N_OUT", 1),
-    ("LEAD_MASK", 1), ("P_K", 1), ("P_COVERED", 1), ("P_USED", 1), ("P_ALLCOV", 1),
-    ("FIRST_ATT", 1), ("DECLINED", 1),  # DECLINED: the defender said no to a transfer
+    ("LEGAL", 1),  # the legal mask of the pending decision (it depends on the actor's hand)
 ]
 _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
-(S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_PHASE, S_LEGAL, S_OPENER, S_NCOV, S_SKIP_ATT,
- S_THROW_I, S_ATT_DONE, S_BASE_LIMIT, S_ANY_DISCARD, S_SHOWN_GAME, S_SHOWN_BOUT, S_SHOWED, S_N_OUT,
- S_LEAD_MASK, S_P_K, S_P_COVERED, S_P_USED, S_P_ALLCOV, S_FIRST_ATT, S_DECLINED) = _s.values()
+(S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_LEGAL) = _s.values()
 
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)

@@ -77,6 +77,29 @@ class Deal:
         fa = K.first_attacker(self.rv, self.ws, self.dealer, True, -1)
         K.begin(self.rv, self.ws, self.rec, fa, 0, 0, False, self.trace, self.tn, True)
 
+    @classmethod
+    def from_state(cls, rules: Rules, ws: np.ndarray) -> "Deal":
+        """A deal that continues from a copy of a state (any decision of any family)."""
+        d = cls.__new__(cls)
+        d.rules, d.rv = rules, rules.vector()
+        d.ws = np.array(ws, dtype=np.int64, copy=True)
+        d.rec = np.zeros(L.F_SIZE, dtype=np.int64)
+        d.trace = np.zeros((L.TRACE_CAP, 4), dtype=np.int64)
+        d.tn = np.zeros(1, dtype=np.int64)
+        d.deck, d.dealer = None, int(ws[L.O_DEALER])
+        return d
+
+    @classmethod
+    def sampled(cls, rules: Rules, obs: np.ndarray, seed: int = 0) -> "Deal":
+        """A deal that continues from one seat's observation, the cards it cannot see drawn at random
+        consistently with what it has seen (a determinization, for search and hints)."""
+        ws = np.zeros(L.STATE_SIZE, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        seed_stream(rng, np.int64(seed), np.int64(0), np.int64(3))
+        if not K.sample_hidden(np.asarray(obs, dtype=np.int64), rng, ws):
+            raise ValueError("no deal of the hidden cards fits this observation")
+        return cls.from_state(rules, ws)
+
     def to_act(self):
         """(seat, kind) of the pending decision, or None when the deal is over."""
         kind = int(self.ws[L.O_KIND])
