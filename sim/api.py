@@ -14,7 +14,7 @@ import pandas as pd
 
 from sim.experiments import batch
 from sim.core import rules as R
-from sim.experiments.compare import Arm, Comparison
+from sim.experiments.compare import Arm, Comparison, plot_comparison  # noqa: F401  (re-exported)
 from sim.experiments.experiment import Experiment, experiment, resume  # noqa: F401  (re-exported)
 from sim.referee.narrate import narrate
 from sim.experiments.report import markdown, plot_lengths, plot_rates, text  # noqa: F401  (re-exported)

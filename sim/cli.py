@@ -30,6 +30,11 @@ def _rules(preset, players, toggles) -> R.Rules:
 @click.version_option(package_name="durak-sim")
 def main():
     """durak-sim: settle Durak arguments by playing millions of games."""
+    # The command line only writes plot files: pick the file backend here, never in library code (a notebook
+    # keeps Jupyter's inline backend). Respect a backend the user chose with MPLBACKEND.
+    if not os.environ.get("MPLBACKEND"):
+        import matplotlib
+        matplotlib.use("Agg")
 
 
 def _progress(enabled: bool):
@@ -295,8 +300,9 @@ def settle(name, scale, seed, threads):
 def judge(file, as_json):
     """Rule on a position: is the action in FILE legal, and what happens then?
 
-    FILE holds `family`, `toggles`, `position` and `action` in the format of
-    shared/examples/positions.json (a file with an `examples` list is judged example by example).
+    FILE holds `family`, `toggles`, `position` and `action` in the format of docs/positions.md
+    (worked examples: docs/examples/positions.json; a file with an `examples` list is judged example by
+    example).
     """
     from sim import referee
     try:
@@ -320,9 +326,37 @@ def judge(file, as_json):
 
 
 @main.command("rules")
+@click.option("--explain", "explain", metavar="ID", default=None,
+              help="Print the rule or ruling with this id (e.g. POD-L3, PR5-A3, RUL-22; `all` lists every id).")
 @click.option("--json", "as_json", is_flag=True)
-def rules_cmd(as_json):
-    """List the presets and every toggle with its values and each preset's default."""
+def rules_cmd(explain, as_json):
+    """List the presets and every toggle with its values and each preset's default.
+
+    With --explain ID, print what a rule id seen in a report, an error or a test means
+    (the texts are docs/rules.md and sim/RULINGS.md).
+    """
+    if explain is not None:
+        from sim.core import rule_ids
+        if explain.lower() == "all":
+            rows = list(rule_ids.table().values())
+        else:
+            try:
+                rows = [rule_ids.explain(explain)]
+            except KeyError as e:
+                raise Fail(e.args[0]) from None
+        if as_json:
+            click.echo(json.dumps(rows[0] if len(rows) == 1 and explain.lower() != "all" else rows, indent=1))
+        elif explain.lower() == "all":
+            for r in rows:
+                click.echo(f"{r['id']:<8} {r['text'][:88]}{'...' if len(r['text']) > 88 else ''}")
+        else:
+            r = rows[0]
+            click.echo(f"{r['id']} ({r['section']}; {r['source']})")
+            click.echo(_wrap(r["text"]))
+            toggles = [t["toggle"] for t in R.toggle_table() if t["rule"] == r["id"]]
+            if toggles:
+                click.echo(f"toggles: {', '.join(toggles)} (see `durak rules`)")
+        return
     table = R.toggle_table()
     if as_json:
         click.echo(json.dumps({"presets": R.FAMILY_DOC, "toggles": table}, indent=1))
@@ -333,6 +367,11 @@ def rules_cmd(as_json):
     for t in table:
         click.echo(f"{t['toggle']}  ({t['rule']})\n    {t['doc']}\n    values: {' | '.join(t['values'])}")
         click.echo("    defaults: " + ", ".join(f"{f}={v}" for f, v in t["defaults"].items()))
+
+
+def _wrap(text: str, width: int = 100) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  "))
 
 
 @main.command("strategies")

@@ -115,8 +115,6 @@ def finish(fig, path: Path | None = None):
 
 def plot_rates(exp: Experiment, path: Path | None = None):
     """Escape / draw / fool rates per strategy with 95% error bars."""
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     df = exp.strategy_table()
     fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(df) + 2), 3.6))
@@ -134,8 +132,6 @@ def plot_rates(exp: Experiment, path: Path | None = None):
 
 
 def plot_lengths(exp: Experiment, path: Path | None = None):
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     h = exp.length_hist()
     fig, ax = plt.subplots(figsize=(5.5, 3.2))
