@@ -46,12 +46,19 @@ def _progress(enabled: bool):
     prog = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=Console(stderr=True),
                     transient=True)
-    task = prog.add_task("games", total=None, rate="")
-    t0 = time.perf_counter()
+    task = prog.add_task("games", total=None, rate="compiling or loading the engine")
+    first: list = []
 
     def update(done, total):
-        dt = time.perf_counter() - t0
-        prog.update(task, completed=done, total=total, rate=f"{done / max(dt, 1e-9):,.0f} games/s")
+        # games/s counts from the first finished chunk, so compiling or loading the engine is left out,
+        # as in the final report
+        now = time.perf_counter()
+        if not first:
+            first[:] = [now, done]
+            rate = "measuring games/s"
+        else:
+            rate = f"{(done - first[1]) / max(now - first[0], 1e-9):,.0f} games/s"
+        prog.update(task, completed=done, total=total, rate=rate)
     return prog, update
 
 
@@ -238,17 +245,24 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
              "strategies": list(strategies), "games_per_pair": games, "seed": seed}, indent=1, default=str))
     if as_json:
         click.echo(json.dumps({"ranking": t.ranking().reset_index().to_dict(orient="records"),
-                               "pairs": t.head_to_head().to_dict(orient="records")}, indent=1, default=str))
+                               "pairs": t.head_to_head().to_dict(orient="records"),
+                               "out": None if no_save else str(folder)}, indent=1, default=str))
     else:
         click.echo(md)
+        if not no_save:
+            click.echo(f"report, pairs, metadata and heatmap: {folder}")
 
 
 @main.command()
-@click.option("--rules", "preset", default="podkidnoy", show_default=True)
-@click.option("--players", default=2, show_default=True)
-@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE")
-@click.option("--strategy", "strategies", multiple=True)
-@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
+@click.option("--rules", "preset", default="podkidnoy", show_default=True,
+              help=f"Rules preset of the run: {', '.join(R.FAMILIES)}.")
+@click.option("--players", default=2, show_default=True, help="Number of players of the run, 2 to 6.")
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE",
+              help="House rule toggle of the run (repeatable); `durak rules` lists them.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="The run's line-up: once for all seats or once per seat, as in `durak run`. Default: greedy.")
+@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False),
+              help="A folder of your own strategy files, as in `durak run`.")
 @click.option("--seed", default=1, show_default=True, help="The run's master seed.")
 @click.option("--game", default=0, show_default=True, help="Game (series) index within the run.")
 @click.option("--rotation", default=0, show_default=True, help="Seat rotation of the line-up, as in `run`.")
@@ -393,9 +407,47 @@ def strategies_cmd(paths, as_json):
         return
     for i in infos:
         click.echo(f"{i.name}  ({', '.join(i.families) or 'all families'})\n    {i.description}")
+        tuned = _tuned_values(i)
         for k, (d, lo, hi, doc) in i.params.items():
-            click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
+            if k in tuned:
+                click.echo(f"    {k}  default: {tuned[k]}  (give a value -1..{hi:g} to override)")
+                click.echo(f"        {doc.split(' (-99')[0]} (what each knob does: "
+                           f"strategies/_lib.py; -1 or 99 usually switch it off)")
+            else:
+                click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
     click.echo("\nUse: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
+
+
+_FAMILY_TABLES = (("prostoy_5", "K_P5"), ("prostoy_6", "K_P6"), ("podkidnoy", "K_POD"), ("perevodnoy", "K_PER"))
+
+
+def _tuned_values(info) -> dict:
+    """For a strategy whose parameters default to a sentinel meaning "the tuned value" (expert: -99), what that
+    tuned value is in each family, read from the strategy's own per-family knob tables (display only)."""
+    import importlib.util
+    import re
+    out = {}
+    sentinel = [k for k, (d, lo, hi, doc) in info.params.items() if d <= -50 and "tuned value" in doc]
+    if not sentinel:
+        return out
+    try:
+        spec = importlib.util.spec_from_file_location(f"_durak_show_{info.name}", info.path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        names = getattr(mod, "KNOB_NAMES", None)
+        if names is None:
+            from strategies._lib import KNOB_NAMES as names
+    except Exception:  # noqa: BLE001  (a display aid: without the tables the plain default is shown)
+        return out
+    for k in sentinel:
+        m = re.search(r"knob (\w+)", info.params[k][3])
+        if not m or m.group(1) not in names:
+            continue
+        j = names.index(m.group(1))
+        vals = [f"{fam} {getattr(mod, t)[j]:g}" for fam, t in _FAMILY_TABLES if hasattr(mod, t)]
+        if vals:
+            out[k] = "the tuned value of its family: " + ", ".join(vals)
+    return out
 
 
 BENCH_CASES = (
