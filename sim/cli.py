@@ -267,14 +267,24 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
 @click.option("--game", default=0, show_default=True, help="Game (series) index within the run.")
 @click.option("--rotation", default=0, show_default=True, help="Seat rotation of the line-up, as in `run`.")
 @click.option("--deals", default=1, show_default=True, help="Deals of the series to tell.")
+@click.option("--at-error", "at_error", is_flag=True,
+              help="After an illegal move: show the position where it happened, as the referee sees it, and the "
+                   "strategy's answer with the referee's ruling (every seat rotation is searched). With --json: "
+                   "the position and answer as a `durak judge` file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full trace instead.")
-def replay(preset, players, toggles, strategies, paths, seed, game, rotation, deals, as_json):
-    """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out."""
+def replay(preset, players, toggles, strategies, paths, seed, game, rotation, deals, at_error, as_json):
+    """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out.
+
+    Give the same --rules, --players, --toggle, --strategy and --strategy-path as the run, and its --seed.
+    """
     from sim.experiments import batch
     from sim.core.dispatch import StrategyError
     from sim.experiments.experiment import rotate
     from sim.referee.narrate import narrate
     rules = _rules(preset, players, toggles)
+    if at_error:
+        _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json)
+        return
     try:
         seats = batch.make_lineup(rules, strategies, paths)
         lineup = rotate(seats, rotation)
@@ -286,6 +296,37 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
         return
     for tr in traces:
         click.echo("\n".join(narrate(tr, [s.label for s in lineup])))
+
+
+def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json):
+    from sim.core import engine as E
+    from sim.core.dispatch import StrategyError
+    from sim.experiments import batch
+    from sim.experiments.experiment import rotate
+    from sim.referee import at_error as AE
+    try:
+        seats = batch.make_lineup(rules, strategies, paths)
+        order = [rotation] + [r for r in range(rules.num_players) if r != rotation]
+        for r in order:
+            lineup = rotate(seats, r)
+            runner = batch.Runner(rules, lineup, paths)
+            traces, raw = AE.traced_with_error(runner, seed, game, deals)
+            bad = [d for d in range(len(traces)) if raw[d, E.F_ERROR]]
+            if bad:
+                found = AE.at_error(traces[bad[0]], raw[bad[0]], [s.label for s in lineup])
+                found["rotation"] = r
+                break
+        else:
+            raise Fail(f"no illegal move in game {game} of seed {seed} ({deals} deal(s), every seat rotation) "
+                       "with these rules and strategies")
+    except (batch.LineupError, StrategyError) as e:
+        raise Fail(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(AE.judge_document(found), indent=1))
+        return
+    if found["rotation"]:
+        click.echo(f"(seat rotation {found['rotation']} of the line-up)")
+    click.echo("\n".join(AE.describe(found)))
 
 
 @main.command()
