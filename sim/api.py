@@ -2,7 +2,7 @@
 
     from sim import api
     exp = api.run("prostoy_5", players=2, strategies=["greedy", "random"], games=100_000)
-    exp.strategy_table(); api.plot_rates(exp)
+    exp.strategy_table(); api.plot_rates(exp)   # rates as fractions 0-1; api.percent_view(table) shows percent
     c = api.compare("prostoy_5", a={"trump_six_exchange": True}, b={"trump_six_exchange": False})
     print(c.verdict()); c.table()
     t = api.tournament("podkidnoy", ["greedy", "random"], games=20_000); t.ranking(); t.heatmap()
@@ -14,8 +14,8 @@ import pandas as pd
 
 from sim.experiments import batch
 from sim.core import rules as R
-from sim.experiments.compare import Arm, Comparison
-from sim.experiments.experiment import Experiment, experiment, resume  # noqa: F401  (re-exported)
+from sim.experiments.compare import Arm, Comparison, plot_comparison  # noqa: F401  (re-exported)
+from sim.experiments.experiment import Experiment, experiment, percent_view, resume  # noqa: F401  (re-exported)
 from sim.referee.narrate import narrate
 from sim.experiments.report import markdown, plot_lengths, plot_rates, text  # noqa: F401  (re-exported)
 from sim.experiments.tournament import Tournament

@@ -32,6 +32,11 @@ def main():
     """durak-sim: settle Durak arguments by playing millions of games."""
     from sim.experiments.batch import arm_watchdog
     arm_watchdog()
+    # The command line only writes plot files: pick the file backend here, never in library code (a notebook
+    # keeps Jupyter's inline backend). Respect a backend the user chose with MPLBACKEND.
+    if not os.environ.get("MPLBACKEND"):
+        import matplotlib
+        matplotlib.use("Agg")
 
 
 def _progress(enabled: bool):
@@ -43,12 +48,19 @@ def _progress(enabled: bool):
     prog = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=Console(stderr=True),
                     transient=True)
-    task = prog.add_task("games", total=None, rate="")
-    t0 = time.perf_counter()
+    task = prog.add_task("games", total=None, rate="compiling or loading the engine")
+    first: list = []
 
     def update(done, total):
-        dt = time.perf_counter() - t0
-        prog.update(task, completed=done, total=total, rate=f"{done / max(dt, 1e-9):,.0f} games/s")
+        # games/s counts from the first finished chunk, so compiling or loading the engine is left out,
+        # as in the final report
+        now = time.perf_counter()
+        if not first:
+            first[:] = [now, done]
+            rate = "measuring games/s"
+        else:
+            rate = f"{(done - first[1]) / max(now - first[0], 1e-9):,.0f} games/s"
+        prog.update(task, completed=done, total=total, rate=rate)
     return prog, update
 
 
@@ -238,29 +250,46 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
              "strategies": list(strategies), "games_per_pair": games, "seed": seed}, indent=1, default=str))
     if as_json:
         click.echo(json.dumps({"ranking": t.ranking().reset_index().to_dict(orient="records"),
-                               "pairs": t.head_to_head().to_dict(orient="records")}, indent=1, default=str))
+                               "pairs": t.head_to_head().to_dict(orient="records"),
+                               "out": None if no_save else str(folder)}, indent=1, default=str))
     else:
         click.echo(md)
+        if not no_save:
+            click.echo(f"report, pairs, metadata and heatmap: {folder}")
 
 
 @main.command()
-@click.option("--rules", "preset", default="podkidnoy", show_default=True)
-@click.option("--players", default=2, show_default=True)
-@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE")
-@click.option("--strategy", "strategies", multiple=True)
-@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
+@click.option("--rules", "preset", default="podkidnoy", show_default=True,
+              help=f"Rules preset of the run: {', '.join(R.FAMILIES)}.")
+@click.option("--players", default=2, show_default=True, help="Number of players of the run, 2 to 6.")
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE",
+              help="House rule toggle of the run (repeatable); `durak rules` lists them.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="The run's line-up: once for all seats or once per seat, as in `durak run`. Default: greedy.")
+@click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False),
+              help="A folder of your own strategy files, as in `durak run`.")
 @click.option("--seed", default=1, show_default=True, help="The run's master seed.")
 @click.option("--game", default=0, show_default=True, help="Game (series) index within the run.")
 @click.option("--rotation", default=0, show_default=True, help="Seat rotation of the line-up, as in `run`.")
 @click.option("--deals", default=1, show_default=True, help="Deals of the series to tell.")
+@click.option("--at-error", "at_error", is_flag=True,
+              help="After an illegal move: show the position where it happened, as the referee sees it, and the "
+                   "strategy's answer with the referee's ruling (every seat rotation is searched). With --json: "
+                   "the position and answer as a `durak judge` file.")
 @click.option("--json", "as_json", is_flag=True, help="Print the full trace instead.")
-def replay(preset, players, toggles, strategies, paths, seed, game, rotation, deals, as_json):
-    """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out."""
+def replay(preset, players, toggles, strategies, paths, seed, game, rotation, deals, at_error, as_json):
+    """Tell one game move by move: who attacks with what, what covers what, who takes, draws, goes out.
+
+    Give the same --rules, --players, --toggle, --strategy and --strategy-path as the run, and its --seed.
+    """
     from sim.experiments import batch
     from sim.core.dispatch import StrategyError
     from sim.experiments.experiment import rotate
     from sim.referee.narrate import narrate
     rules = _rules(preset, players, toggles)
+    if at_error:
+        _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json)
+        return
     try:
         seats = batch.make_lineup(rules, strategies, paths)
         lineup = rotate(seats, rotation)
@@ -272,6 +301,37 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
         return
     for tr in traces:
         click.echo("\n".join(narrate(tr, [s.label for s in lineup])))
+
+
+def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json):
+    from sim.core import engine as E
+    from sim.core.dispatch import StrategyError
+    from sim.experiments import batch
+    from sim.experiments.experiment import rotate
+    from sim.referee import at_error as AE
+    try:
+        seats = batch.make_lineup(rules, strategies, paths)
+        order = [rotation] + [r for r in range(rules.num_players) if r != rotation]
+        for r in order:
+            lineup = rotate(seats, r)
+            runner = batch.Runner(rules, lineup, paths)
+            traces, raw = AE.traced_with_error(runner, seed, game, deals)
+            bad = [d for d in range(len(traces)) if raw[d, E.F_ERROR]]
+            if bad:
+                found = AE.at_error(traces[bad[0]], raw[bad[0]], [s.label for s in lineup])
+                found["rotation"] = r
+                break
+        else:
+            raise Fail(f"no illegal move in game {game} of seed {seed} ({deals} deal(s), every seat rotation) "
+                       "with these rules and strategies")
+    except (batch.LineupError, StrategyError) as e:
+        raise Fail(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(AE.judge_document(found), indent=1))
+        return
+    if found["rotation"]:
+        click.echo(f"(seat rotation {found['rotation']} of the line-up)")
+    click.echo("\n".join(AE.describe(found)))
 
 
 @main.command()
@@ -300,8 +360,9 @@ def settle(name, scale, seed, threads):
 def judge(file, as_json):
     """Rule on a position: is the action in FILE legal, and what happens then?
 
-    FILE holds `family`, `toggles`, `position` and `action` in the format of
-    shared/examples/positions.json (a file with an `examples` list is judged example by example).
+    FILE holds `family`, `toggles`, `position` and `action` in the format of docs/positions.md
+    (worked examples: docs/examples/positions.json; a file with an `examples` list is judged example by
+    example).
     """
     from sim import referee
     try:
@@ -325,9 +386,37 @@ def judge(file, as_json):
 
 
 @main.command("rules")
+@click.option("--explain", "explain", metavar="ID", default=None,
+              help="Print the rule or ruling with this id (e.g. POD-L3, PR5-A3, RUL-22; `all` lists every id).")
 @click.option("--json", "as_json", is_flag=True)
-def rules_cmd(as_json):
-    """List the presets and every toggle with its values and each preset's default."""
+def rules_cmd(explain, as_json):
+    """List the presets and every toggle with its values and each preset's default.
+
+    With --explain ID, print what a rule id seen in a report, an error or a test means
+    (the texts are docs/rules.md and sim/RULINGS.md).
+    """
+    if explain is not None:
+        from sim.core import rule_ids
+        if explain.lower() == "all":
+            rows = list(rule_ids.table().values())
+        else:
+            try:
+                rows = [rule_ids.explain(explain)]
+            except KeyError as e:
+                raise Fail(e.args[0]) from None
+        if as_json:
+            click.echo(json.dumps(rows[0] if len(rows) == 1 and explain.lower() != "all" else rows, indent=1))
+        elif explain.lower() == "all":
+            for r in rows:
+                click.echo(f"{r['id']:<8} {r['text'][:88]}{'...' if len(r['text']) > 88 else ''}")
+        else:
+            r = rows[0]
+            click.echo(f"{r['id']} ({r['section']}; {r['source']})")
+            click.echo(_wrap(r["text"]))
+            toggles = [t["toggle"] for t in R.toggle_table() if t["rule"] == r["id"]]
+            if toggles:
+                click.echo(f"toggles: {', '.join(toggles)} (see `durak rules`)")
+        return
     table = R.toggle_table()
     if as_json:
         click.echo(json.dumps({"presets": R.FAMILY_DOC, "toggles": table}, indent=1))
@@ -338,6 +427,11 @@ def rules_cmd(as_json):
     for t in table:
         click.echo(f"{t['toggle']}  ({t['rule']})\n    {t['doc']}\n    values: {' | '.join(t['values'])}")
         click.echo("    defaults: " + ", ".join(f"{f}={v}" for f, v in t["defaults"].items()))
+
+
+def _wrap(text: str, width: int = 100) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(text, width, initial_indent="  ", subsequent_indent="  "))
 
 
 @main.command("strategies")
@@ -359,9 +453,47 @@ def strategies_cmd(paths, as_json):
         return
     for i in infos:
         click.echo(f"{i.name}  ({', '.join(i.families) or 'all families'})\n    {i.description}")
+        tuned = _tuned_values(i)
         for k, (d, lo, hi, doc) in i.params.items():
-            click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
+            if k in tuned:
+                click.echo(f"    {k}  default: {tuned[k]}  (give a value -1..{hi:g} to override)")
+                click.echo(f"        {doc.split(' (-99')[0]} (what each knob does: "
+                           f"strategies/_lib.py; -1 or 99 usually switch it off)")
+            else:
+                click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
     click.echo("\nUse: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
+
+
+_FAMILY_TABLES = (("prostoy_5", "K_P5"), ("prostoy_6", "K_P6"), ("podkidnoy", "K_POD"), ("perevodnoy", "K_PER"))
+
+
+def _tuned_values(info) -> dict:
+    """For a strategy whose parameters default to a sentinel meaning "the tuned value" (expert: -99), what that
+    tuned value is in each family, read from the strategy's own per-family knob tables (display only)."""
+    import importlib.util
+    import re
+    out = {}
+    sentinel = [k for k, (d, lo, hi, doc) in info.params.items() if d <= -50 and "tuned value" in doc]
+    if not sentinel:
+        return out
+    try:
+        spec = importlib.util.spec_from_file_location(f"_durak_show_{info.name}", info.path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        names = getattr(mod, "KNOB_NAMES", None)
+        if names is None:
+            from strategies._lib import KNOB_NAMES as names
+    except Exception:  # noqa: BLE001  (a display aid: without the tables the plain default is shown)
+        return out
+    for k in sentinel:
+        m = re.search(r"knob (\w+)", info.params[k][3])
+        if not m or m.group(1) not in names:
+            continue
+        j = names.index(m.group(1))
+        vals = [f"{fam} {getattr(mod, t)[j]:g}" for fam, t in _FAMILY_TABLES if hasattr(mod, t)]
+        if vals:
+            out[k] = "the tuned value of its family: " + ", ".join(vals)
+    return out
 
 
 BENCH_CASES = (

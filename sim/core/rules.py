@@ -1,4 +1,4 @@
-"""Rules as data: the four presets and the toggle registry of ../shared/RULES.md §7.
+"""Rules as data: the four presets and the toggle registry (docs/rules.md names the rules behind each toggle).
 
 A rule set is a family (preset) plus a dict of named toggles. Each toggle knows its
 allowed values, the families it applies to, and each preset's default taken from that

@@ -304,8 +304,6 @@ def default_metric(c: Comparison) -> str:
 
 
 def plot_comparison(c: Comparison, path: Path | None = None):
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     df = c.table().drop(index=list(COUNTS), errors="ignore")
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(df) + 1.5))

@@ -279,7 +279,11 @@ class Experiment:
         return pd.DataFrame([r for _, r in rows], index=pd.Index([k for k, _ in rows]))
 
     def strategy_table(self) -> pd.DataFrame:
-        """Per strategy over all its seats and rotations: rates with 95% Wilson intervals."""
+        """Per strategy over all its seats and rotations: rates with 95% Wilson intervals.
+
+        Rates (escaped, drew, fool and their _lo/_hi bounds) are fractions of `games` from 0 to 1, as
+        DataFrames usually hold them; `games` counts seat-games (a game counts once per seat the strategy
+        held). `percent_view(table)` gives the same table in percent for reading."""
         df = self._table(lambda s, label: label)
         df.index.name = "strategy"
         return df
@@ -312,12 +316,25 @@ class Experiment:
         return pd.DataFrame(rows, index=pd.Index(range(len(teams)), name="team"))
 
     def places(self) -> pd.DataFrame:
-        """Finishing-place distribution per strategy (rows) and place (columns), as fractions."""
+        """Finishing-place distribution per strategy (rows) and place (columns), as fractions of seat-games,
+        with a `drew` column. With two players a draw is taken out of place 1 (both players of a drawn game
+        went out together), so `place 1` is escaped, `place 2` the fool and the row sums to 1 with `drew`.
+        With more players a drawn game's shared place stays in its place column (RUL-21) and `drew` says how
+        many of the seat-games were draws."""
         acc: dict = {}
+        drew: dict = {}
         for r, s, label, t in self._rows():
             acc[label] = acc.get(label, 0) + t.places[s]
-        df = pd.DataFrame({k: v[1:] / max(v[1:].sum(), 1) for k, v in acc.items()}).T
-        df.columns = [f"place {i}" for i in range(1, df.shape[1] + 1)]
+            drew[label] = drew.get(label, 0) + int(t.drew[s])
+        rows = {}
+        for k, v in acc.items():
+            v = v[1:].astype(float)
+            total = max(v.sum(), 1)
+            if self.rules.num_players == 2:
+                v[0] -= drew[k]
+            rows[k] = list(v / total) + [drew[k] / total]
+        df = pd.DataFrame(rows).T
+        df.columns = [f"place {i}" for i in range(1, df.shape[1])] + ["drew"]
         return df
 
     def totals(self) -> dict:
@@ -377,16 +394,36 @@ class Experiment:
                              for lu, t in zip(self.lineups, self.tallies)],
             "strategies": _records(self.strategy_table()), "seat_effects": _records(self.seat_table()),
             "seconds": round(self.seconds, 3), "status": self.status,
+            "units": {"games": "games (deals) played", "strategies.games, seat_effects.games":
+                      "seat-games: a game counts once per seat the strategy held",
+                      "escaped, drew, fool (and _lo, _hi)": "fractions of those seat-games, 0 to 1 (x100 for %)",
+                      "seats.escaped, seats.drew, seats.fool": "counts of games"},
         }
 
 
 def _records(df: pd.DataFrame) -> list[dict]:
-    out = []
-    for k, row in df.iterrows():
-        d = {df.index.name or "key": k}
-        d.update({c: (None if pd.isna(v) else (float(v) if isinstance(v, (float, np.floating)) else int(v)))
-                  for c, v in row.items()})
-        out.append(d)
+    """Rows as dicts with counts as JSON integers and rates as floats (column by column: iterrows() would turn
+    every count into a float)."""
+    out = [{df.index.name or "key": (k.item() if isinstance(k, np.generic) else k)} for k in df.index]
+    for c in df.columns:
+        integer = pd.api.types.is_integer_dtype(df[c])
+        for d, v in zip(out, df[c].tolist()):
+            d[c] = None if pd.isna(v) else (int(v) if integer else float(v))
+    return out
+
+
+def percent_view(df: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
+    """A table of strategy_table()/seat_table() with every rate column in percent (0-100) and counts as integers,
+    the columns renamed `escaped %`, `escaped_lo %`, ... so nobody mistakes which scale a number is on."""
+    out = pd.DataFrame(index=df.index)
+    for c in df.columns:
+        base = c.rsplit("_", 1)[0] if c.endswith(("_lo", "_hi")) else c
+        if base in RATES:
+            out[f"{c} %"] = (100 * df[c]).round(digits)
+        elif c == "games":
+            out["seat-games"] = df[c].astype(int)
+        else:
+            out[c] = df[c]
     return out
 
 

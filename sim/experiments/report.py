@@ -15,6 +15,11 @@ def pct(p, lo, hi) -> str:
     return f"{100 * p:.2f}% [{100 * lo:.2f}, {100 * hi:.2f}]"
 
 
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """'1 game', '2 games', '1,000 games'."""
+    return f"{n:,} {word if n == 1 else (words or word + 's')}"
+
+
 def md_table(df: pd.DataFrame, index_name: str | None = None) -> str:
     """A small Markdown table without extra dependencies."""
     cols = [index_name or df.index.name or ""] + [str(c) for c in df.columns]
@@ -27,7 +32,7 @@ def md_table(df: pd.DataFrame, index_name: str | None = None) -> str:
 
 def _rate_view(df: pd.DataFrame, extra=("mean_place", "cards_taken_per_game")) -> pd.DataFrame:
     out = pd.DataFrame(index=df.index)
-    out["games"] = df["games"].map(lambda x: f"{int(x):,}")
+    out["seat-games"] = df["games"].map(lambda x: f"{int(x):,}")
     for what in RATES:
         out[what] = [pct(p, lo, hi) for p, lo, hi in zip(df[what], df[f"{what}_lo"], df[f"{what}_hi"])]
     for e in extra:
@@ -40,12 +45,19 @@ def sections(exp: Experiment, title: str | None = None) -> list:
     """The report as (heading, DataFrame | list of lines) sections, rendered by markdown() and text()."""
     r = exp.rules
     tot = exp.totals()
+    n = r.num_players
     head = [f"rules: {r.describe()}",
             f"strategies: {', '.join(s.label for s in exp.seats)}"
             + (f"; rotated through the seats ({len(exp.lineups)} rotations of every deal)"
                if len(exp.lineups) > 1 else ""),
-            f"games: {tot['games']:,} (seed {exp.seed}); {exp.games_played / max(exp.seconds, 1e-9):,.0f} games/s",
-            "rates: escaped (went out), drew, fool, with 95% Wilson intervals"]
+            f"games: {tot['games']:,} (seed {exp.seed}){_asked(exp, tot['games'])}; "
+            f"{exp.games_played / max(exp.seconds, 1e-9):,.0f} games/s, not counting the time to compile or "
+            "load the engine",
+            f"seat-games: every game is counted once for each of its {n} players, so a strategy row counts the "
+            "games that strategy played in each seat it held (a strategy on every seat of "
+            f"{plural(tot['games'], 'game')} has {n * tot['games']:,} seat-games)",
+            "rates: % of seat-games a player escaped (went out), drew, or was the fool; 95% Wilson intervals "
+            "in brackets"]
     out = [(title or "durak-sim experiment", head), ("Per strategy", _rate_view(exp.strategy_table()))]
     rotated = len(exp.lineups) > 1
     out.append(("Per seat" + (" (seat effect, strategies rotated)" if rotated else ""),
@@ -64,27 +76,56 @@ def sections(exp: Experiment, title: str | None = None) -> list:
         out.append(("Per team", tv))
     places = exp.places().map(lambda x: f"{100 * x:.1f}%")
     places.index.name = "strategy"
-    out.append(("Finishing places", places))
-    game = [f"draws: {pct(tot['draw_rate'], tot['draw_lo'], tot['draw_hi'])}",
+    out.append(("Finishing places (draws apart)" if n == 2 else "Finishing places", places))
+    out.append(("", [_places_note(n)]))
+    game = [f"draws: {pct(tot['draw_rate'], tot['draw_lo'], tot['draw_hi'])} of games ended with no fool. "
+            + ("With two players both players draw in a drawn game, so each player's 'drew' rate is the same."
+               if n == 2 else
+               "A player's 'drew' rate counts only the drawn games he was still in at the end: players who went "
+               "out earlier in a drawn game count as escaped, so 'drew' is at most the game draw rate."),
             f"mean length: {tot['mean_bouts']:.2f} bouts" if tot["mean_bouts"] is not None else "mean length: n/a",
             "the first attacker is the fool: "
             + pct(tot["first_attacker_fool_rate"], tot["first_attacker_fool_lo"], tot["first_attacker_fool_hi"])]
     if tot["trump_six_exchanges"]:
-        game.append(f"trump six exchanged in {tot['trump_six_exchanges']:,} games; the exchanger was the fool "
-                    f"in {tot['exchanger_fool']:,} of them")
+        game.append(f"trump six exchanged in {plural(tot['trump_six_exchanges'], 'game')}; the exchanger was the "
+                    f"fool in {tot['exchanger_fool']:,} of them")
     if tot["transfers_per_game"]:
         game.append(f"transfers per game: {tot['transfers_per_game']:.3f}")
     if tot["unfinished"]:
-        game.append(f"unfinished (RUL-22, no result after 1,000 bouts): {tot['unfinished']:,} games, "
+        game.append(f"unfinished (RUL-22, no result after 1,000 bouts): {plural(tot['unfinished'], 'game')}, "
                     "left out of the rates")
     out.append(("Game", game))
     return out
 
 
+def _asked(exp: Experiment, played: int) -> str:
+    """Why the game count differs from the one asked for (rounded up to whole deals in every rotation)."""
+    if exp.games is None:
+        return f"; played until every rate's 95% half-width was below {100 * exp.precision:g} points"
+    if played == exp.games or exp.status != "complete":
+        return ""
+    per = played // max(len(exp.lineups), 1)
+    why = (f"each of {plural(per // exp.deals_per_series, 'deal')} is played in all {len(exp.lineups)} seat "
+           "rotations, so the count is rounded up to a multiple of the rotations"
+           if len(exp.lineups) > 1 else "")
+    if exp.deals_per_series > 1:
+        why += ("; " if why else "") + f"series have {exp.deals_per_series} deals each"
+    return f"; {exp.games:,} asked, {played - exp.games:+,}: {why}"
+
+
+def _places_note(n: int) -> str:
+    if n == 2:
+        return ("place 1 = escaped, place 2 = fool; drawn games are in their own column and in neither place")
+    return ("place k: the player went out k-th (players going out in the same bout share a place, RUL-21); "
+            f"place {n} is the fool. A drawn game gives the players still in at the end a shared place, "
+            "so those places include the 'drew' column's games, which is also shown")
+
+
 def markdown(exp: Experiment, title: str | None = None) -> str:
     lines = []
     for i, (heading, body) in enumerate(sections(exp, title)):
-        lines += [("# " if i == 0 else "## ") + heading, ""]
+        if heading:
+            lines += [("# " if i == 0 else "## ") + heading, ""]
         lines += [md_table(body)] if isinstance(body, pd.DataFrame) else [f"- {x}" for x in body]
         lines.append("")
     return "\n".join(lines)
@@ -94,7 +135,7 @@ def text(exp: Experiment) -> str:
     """The terminal report: aligned plain-text tables."""
     lines = []
     for i, (heading, body) in enumerate(sections(exp)):
-        if i:
+        if i and heading:
             lines += ["", heading]
         if isinstance(body, pd.DataFrame):
             lines.append(body.to_string())
@@ -115,8 +156,6 @@ def finish(fig, path: Path | None = None):
 
 def plot_rates(exp: Experiment, path: Path | None = None):
     """Escape / draw / fool rates per strategy with 95% error bars."""
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     df = exp.strategy_table()
     fig, ax = plt.subplots(figsize=(max(5, 1.6 * len(df) + 2), 3.6))
@@ -134,8 +173,6 @@ def plot_rates(exp: Experiment, path: Path | None = None):
 
 
 def plot_lengths(exp: Experiment, path: Path | None = None):
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     h = exp.length_hist()
     fig, ax = plt.subplots(figsize=(5.5, 3.2))

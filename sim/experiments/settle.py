@@ -126,8 +126,6 @@ def _first_attacker_rows(ctx: Ctx, games: int) -> pd.DataFrame:
 
 
 def _family_plot(df, col, lo, hi, ylabel, path, ref=None):
-    import matplotlib
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 3.6))
     for i, (fam, g) in enumerate(df.groupby("family", sort=False)):

@@ -125,8 +125,6 @@ class Tournament:
         return "\n".join(lines) + "\n"
 
     def heatmap(self, path=None):
-        import matplotlib
-        matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         m = self.matrix()
         fig, ax = plt.subplots(figsize=(1.1 * len(m) + 2.5, 1.0 * len(m) + 1.8))

@@ -1,6 +1,6 @@
 """The reference referee: a slow, readable second implementation of the durak rules.
 
-It is written from ``../shared/RULES.md`` (rule ids such as ``POD-L3``) and ``sim/RULINGS.md``
+It is written from ``docs/rules.md`` (rule ids such as ``POD-L3``) and ``sim/RULINGS.md``
 (our rulings ``RUL-n``) alone, independently of the compiled core, so that the two can be checked
 against each other (``replay``) and so that a human can ask "is this move legal, and what happens?"
 (``judge``).
@@ -9,7 +9,7 @@ Public API
 ----------
 - ``State``: everything about one deal in progress; mutated in place by ``apply``.
 - ``load_position(family, toggles, position) -> State`` and ``State.to_position() -> dict``
-  (the format of ``../shared/examples/positions.json``).
+  (the format of ``docs/positions.md``, examples in ``docs/examples/positions.json``).
 - ``check(state, action) -> Verdict``: never raises for a bad move; an illegal move is a verdict.
 - ``apply(state, action) -> list[dict]``: checks, then plays the action and every automatic
   consequence (bout end, refill, players going out, next roles, deal result). Raises ``RefereeError``.
