@@ -24,7 +24,7 @@ import numba
 ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_DIR = ROOT / "strategies"
 KINDS = ("attack", "cover", "throw_in", "transfer", "exchange")
-ALWAYS = ("greedy", "random")  # the baseline every engine has
+ALWAYS = ("greedy",)  # every engine has greedy: it stands in for the functions a strategy leaves out
 
 
 class StrategyError(ValueError):

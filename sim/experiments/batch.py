@@ -372,9 +372,12 @@ class Runner:
             raise IllegalMoveError(
                 f"strategy {self.seats[seat].label!r} (seat {seat}) made an illegal move in game "
                 f"{int(r[E.F_GAME])} of seed {seed}: {_move_text(int(r[E.F_ERR_KIND]), int(r[E.F_ERR_VALUE]))}. "
-                f"Replay it with: {self.replay_command(seed, series, deal + 1)}")
+                f"Replay it with: {self.replay_command(seed, series, deal + 1)} "
+                f"(add --at-error to see the position and the answer)")
 
-    def trace(self, seed: int, series: int, deals: int = 1) -> list[dict]:
+    def trace(self, seed: int, series: int, deals: int = 1, with_raw: bool = False, check: bool = True):
+        """Full traces of one series (the referee's format); `check=False` keeps an illegal move's
+        trace instead of raising, `with_raw` also returns the raw record rows."""
         from sim.referee.trace import make_traces
         raw = np.zeros((deals, E.F_SIZE), dtype=np.int64)
         decks = np.zeros((deals, 36), dtype=np.int64)
@@ -385,8 +388,10 @@ class Runner:
                    np.int64(series), np.int64(deals), raw, decks, rows, tn)
         if tn[0] > E.TRACE_CAP:
             raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
-        self.check(raw, seed, deals)
-        return make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
+        if check:
+            self.check(raw, seed, deals)
+        traces = make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
+        return (traces, raw) if with_raw else traces
 
 
 def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0, threads: int | None = None,

@@ -9,23 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.core import engine as E
+from sim.core import layout as E
 from sim.core.cards import card_name, cards_of
 from sim.core.lib import SHOW
-from sim.core.records import to_records
 from sim.referee import game as G
-from sim.referee.trace import make_traces
 
 
 def traced_with_error(runner, seed: int, series: int, deals: int = 1) -> tuple[list[dict], np.ndarray]:
     """Like Runner.trace, but returns the traces and the raw records instead of raising at an illegal move."""
-    raw = np.zeros((deals, E.F_SIZE), dtype=np.int64)
-    decks = np.zeros((deals, 36), dtype=np.int64)
-    rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
-    tn = np.zeros(1, dtype=np.int64)
-    runner.engine.play_traced(runner.rv, runner.sids, runner.params, np.int64(seed), np.int64(series),
-                              np.int64(deals), raw, decks, rows, tn)
-    return make_traces(runner.rules, to_records(raw), decks, rows[: min(int(tn[0]), E.TRACE_CAP)], seed), raw
+    return runner.trace(seed, series, deals, with_raw=True, check=False)
 
 
 def answer_as_action(kind: int, value: int, seat: int) -> dict | None:
