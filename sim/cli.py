@@ -461,17 +461,31 @@ def judge(file, as_json):
     shared/examples/positions.json (a file with an `examples` list is judged example by example).
     """
     from sim import referee
+    from sim.referee import schema
     try:
         doc = json.load(file)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise Fail(f"{file.name} is not valid JSON: {e}") from None
-    docs = doc["examples"] if isinstance(doc, dict) and "examples" in doc else [doc]
+    if not isinstance(doc, dict):
+        raise Fail(f"{file.name} at $: expected a JSON object with family, toggles, position and action "
+                   f"(or an examples list), got {type(doc).__name__ if doc is not None else 'null'}")
+    if "examples" in doc:
+        problem = schema.problem(doc, schema.FILE)
+        if problem or not isinstance(doc["examples"], list):
+            raise Fail(f"{file.name} at {problem or '$.examples: expected a list of position documents'}")
+        docs, where = doc["examples"], [("examples", i) for i in range(len(doc["examples"]))]
+    else:
+        docs, where = [doc], [()]
     results = []
-    for d in docs:
+    for d, prefix in zip(docs, where):
+        name = d.get("id") if isinstance(d, dict) and d.get("id") else file.name
+        problem = schema.problem(d, schema.DOCUMENT, prefix)
+        if problem:
+            raise Fail(f"cannot judge {name}: {problem}")
         try:
             results.append(referee.judge(d))
-        except (R.RulesError, referee.RefereeError, KeyError, ValueError, TypeError) as e:
-            raise Fail(f"cannot judge {d.get('id', file.name) if isinstance(d, dict) else file.name}: {e}") from None
+        except (R.RulesError, referee.RefereeError, KeyError, ValueError, TypeError, IndexError) as e:
+            raise Fail(f"cannot judge {name}: {_message(e)}") from None
     if as_json:
         click.echo(json.dumps(results[0] if len(results) == 1 else results, indent=1, default=str))
     else:
