@@ -310,6 +310,10 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
             click.echo("note: the two arms are identical; expect no difference", err=True)
         c = Comparison(Arm(label_a, ra, sa), Arm(label_b, rb, sb), seed=seed, games=games, rotate=rotate,
                        threads=threads or None, paths=tuple(paths))
+        known = [k for k, _ in c.names]
+        if metric is not None and metric not in known:  # say so before playing, not after
+            raise click.BadParameter(f"{metric!r} is not a metric of this comparison; choose one of: "
+                                     f"{', '.join(known)}", param_hint="'--metric'")
         _with_progress(c, not as_json)
         verdict = c.verdict(metric)
     except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError) as e:
@@ -470,9 +474,9 @@ def judge(file, as_json):
         raise Fail(f"{file.name} at $: expected a JSON object with family, toggles, position and action "
                    f"(or an examples list), got {type(doc).__name__ if doc is not None else 'null'}")
     if "examples" in doc:
-        problem = schema.problem(doc, schema.FILE)
-        if problem or not isinstance(doc["examples"], list):
-            raise Fail(f"{file.name} at {problem or '$.examples: expected a list of position documents'}")
+        problem = schema.problem(doc, schema.EXAMPLES)
+        if problem:
+            raise Fail(f"{file.name} at {problem}")
         docs, where = doc["examples"], [("examples", i) for i in range(len(doc["examples"]))]
     else:
         docs, where = [doc], [()]

@@ -75,11 +75,8 @@ DOCUMENT = {
     },
 }
 
-FILE = {"anyOf": [
-    {"type": "object", "required": ["examples"],
-     "properties": {"examples": {"type": "array", "minItems": 1, "items": {"type": "object"}}}},
-    {"type": "object"},
-]}
+EXAMPLES = {"type": "object", "required": ["examples"],
+            "properties": {"examples": {"type": "array", "minItems": 1, "items": {"type": "object"}}}}
 
 
 def json_path(parts) -> str:
@@ -99,9 +96,6 @@ def _plain(err: jsonschema.ValidationError) -> str:
         if pat == SEAT_KEY:
             return f"{err.instance!r} is not a seat number 0 to 5 (Durak is played by 2 to 6)"
         return f"{err.instance!r} is not a suit (C, D, H or S)"
-    if v == "anyOf" and err.context:  # e.g. card or null: say the more specific half
-        best = min(err.context, key=lambda e: (e.validator == "type", len(e.relative_path)))
-        return _plain(best)
     if v == "enum" and err.schema.get("enum") == list(FAMILIES):
         return f"{err.instance!r} is not a rules family; choose one of {', '.join(FAMILIES)}"
     return err.message
@@ -113,4 +107,6 @@ def problem(doc, schema=DOCUMENT, prefix=()) -> str | None:
     if not errors:
         return None
     e = min(errors, key=lambda e: (len(e.absolute_path), [str(p) for p in e.absolute_path]))
+    while e.validator == "anyOf" and e.context:  # e.g. "a card or null": tell the more specific alternative
+        e = min(e.context, key=lambda c: (-len(c.absolute_path), c.validator in ("type", "required")))
     return f"{json_path([*prefix, *e.absolute_path])}: {_plain(e)}"
