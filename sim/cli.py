@@ -416,6 +416,8 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
     for tr in traces:
         lines = narrate(tr, [s.label for s in lineup])
         if not any(line.startswith("game over") for line in lines):
+            if lines[-1].startswith("bout "):  # the bout that was never played
+                lines.pop()
             lines.append(f"deal unfinished: no result after {tr['result']['bouts']:,} bouts; it is stopped and "
                          "recorded as unfinished (RUL-22)")
         click.echo("\n".join(lines))
