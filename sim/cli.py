@@ -79,7 +79,7 @@ class Real(click.ParamType):
 
 SEED = Whole(0, SEED_MAX, "a whole number from 0 to 2^63-1")
 GAMES = Whole(1, GAMES_MAX, "a whole number of games from 1 to 10^12")
-PLAYERS = Whole(2, 6, "a number of players from 2 to 6")
+PLAYERS = Whole(2, 6, "2 to 6 players")
 THREADS = Whole(0, 1024, "0 (all cores) or a number of threads from 1 to 1024")
 REPLAY_DEALS_MAX = 50  # one trace buffer holds every action of the series told
 THREADS_HELP = "Threads; 0 (the default) means all cores. Results do not depend on it."

@@ -64,7 +64,18 @@ def _flip(chunks):
     p.write_bytes(bytes(b))
 
 
-DAMAGE = {"swapped": _swap, "other_rotation": _swap_rotation, "truncated": _truncate, "empty": _empty,
+def _edit_counts(chunks):
+    """A well-formed file with its own identity and checksum, but one count changed."""
+    import numpy as np
+    p = chunks / "c000000-r0.npz"
+    with np.load(p) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["fool"] = arrays["fool"] + 1
+    np.savez(p.with_name("edited.npz"), **arrays)
+    p.with_name("edited.npz").replace(p)
+
+
+DAMAGE = {"swapped": _swap, "edited_counts": _edit_counts, "other_rotation": _swap_rotation, "truncated": _truncate, "empty": _empty,
           "corrupted": _flip}
 
 
