@@ -69,20 +69,9 @@ METADATA_SCHEMA = {
 
 def schema_problem(doc, schema, where: str) -> str | None:
     """The first problem of `doc` against a JSON schema, as '<where> at $.a.b: message' (None if valid)."""
-    import jsonschema
-    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc),
-                    key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
-    if not errors:
-        return None
-    e = errors[0]
-    return f"{where} at {json_path(e.absolute_path)}: {e.message}"
-
-
-def json_path(parts) -> str:
-    out = "$"
-    for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else f".{p}"
-    return out
+    from sim.referee.schema import problem
+    found = problem(doc, schema)
+    return None if found is None else f"{where} at {found}"
 
 
 def rules_digest(rules: Rules) -> str:
