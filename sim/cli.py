@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 import os
 import resource
 import sys
@@ -19,6 +20,126 @@ class Fail(click.ClickException):
     """A clear one-line error instead of a traceback."""
 
 
+# ---- option types: every value is checked at the edge, the message names option, value and what is allowed
+SEED_MAX = 2**63 - 1   # seeds and indices are 64-bit integers in the compiled core
+GAMES_MAX = 10**12     # more games than any machine plays; beyond this a typo is likelier than a plan
+
+
+class Whole(click.ParamType):
+    """A whole number in [lo, hi] (hi None: no upper bound); `what` says what is allowed."""
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int | None = None, what: str | None = None):
+        self.lo, self.hi = lo, hi
+        self.what = what or (f"a whole number from {lo:,} to {hi:,}" if hi is not None else
+                             f"a whole number of at least {lo:,}")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, bool):
+            self.fail(f"{value!r}: expected {self.what}", param, ctx)
+        if isinstance(value, int):
+            v = value
+        else:
+            text = str(value).strip().replace("_", "").replace(",", "")
+            try:
+                v = int(text)
+            except ValueError:
+                v = _exact_float_int(text)  # 1e6 is a whole number too
+                if v is None:
+                    self.fail(f"{value!r} is not {self.what}", param, ctx)
+        if v < self.lo or (self.hi is not None and v > self.hi):
+            self.fail(f"{value} is out of range: expected {self.what}", param, ctx)
+        return v
+
+
+def _exact_float_int(text: str) -> int | None:
+    try:
+        f = float(text)
+    except ValueError:
+        return None
+    return int(f) if math.isfinite(f) and f.is_integer() else None
+
+
+class Real(click.ParamType):
+    """A finite real number with lo < x <= hi (or lo < x < hi with hi_open)."""
+    name = "number"
+
+    def __init__(self, lo: float, hi: float, what: str, hi_open: bool = False):
+        self.lo, self.hi, self.what, self.hi_open = lo, hi, what, hi_open
+
+    def convert(self, value, param, ctx):
+        try:
+            v = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number; expected {self.what}", param, ctx)
+        if not math.isfinite(v) or v <= self.lo or v > self.hi or (self.hi_open and v == self.hi):
+            self.fail(f"{value} is out of range: expected {self.what}", param, ctx)
+        return v
+
+
+SEED = Whole(0, SEED_MAX, "a whole number from 0 to 2^63-1")
+GAMES = Whole(1, GAMES_MAX, "a whole number of games from 1 to 10^12")
+PLAYERS = Whole(2, 6, "2 to 6 players")
+THREADS = Whole(0, 1024, "0 (all cores) or a number of threads from 1 to 1024")
+REPLAY_DEALS_MAX = 50  # one trace buffer holds every action of the series told
+THREADS_HELP = "Threads; 0 (the default) means all cores. Results do not depend on it."
+
+
+def _writable_folder(ctx, param, value):
+    """--out: refuse at once a folder that cannot be created or written (nothing is created here)."""
+    if value is None:
+        return None
+    p = Path(value).expanduser()
+    if p.exists() and not p.is_dir():
+        raise click.BadParameter(f"{value} exists and is not a folder", ctx, param)
+    probe = p
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK) or _read_only_fs(probe):
+        raise click.BadParameter(f"cannot write a folder at {value} ({probe} is not writable)", ctx, param)
+    return p
+
+
+def _read_only_fs(p: Path) -> bool:
+    """Virtual or read-only file systems (/proc, /sys) pass os.access as root but refuse new files."""
+    try:
+        st = os.statvfs(p)
+    except OSError:
+        return True
+    return bool(st.f_flag & os.ST_RDONLY) or str(p.resolve()).split("/")[1:2] in (["proc"], ["sys"])
+
+
+def _message(e: BaseException) -> str:
+    """An exception as one line of plain words: no class names, no reprs of keys."""
+    if isinstance(e, OSError):
+        what = e.filename or ""
+        return f"{what}: {e.strerror or e}".strip(": ") if what else (e.strerror or str(e))
+    if isinstance(e, KeyError) and e.args:
+        return f"missing {e.args[0]!r}"
+    text = " ".join(str(e).split()) or "an unexpected problem"
+    return text
+
+
+class DurakGroup(click.Group):
+    """The one error path of every command: expected problems become a one-line `Error: ...`."""
+
+    def invoke(self, ctx):
+        from sim.core.dispatch import StrategyError
+        from sim.referee.game import RefereeError
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt, SystemExit):
+            raise
+        except (R.RulesError, StrategyError, RefereeError, ValueError, OSError, RuntimeError) as e:
+            if os.environ.get("DURAK_DEBUG"):
+                raise
+            raise Fail(_message(e)) from None
+        except Exception as e:  # a bug: still no traceback for the user, but say how to get one
+            if os.environ.get("DURAK_DEBUG"):
+                raise
+            raise Fail(f"unexpected problem: {_message(e)} (set DURAK_DEBUG=1 to see where)") from None
+
+
 def _rules(preset, players, toggles) -> R.Rules:
     try:
         return R.resolve(preset, players, R.parse_toggle_args(toggles))
@@ -26,7 +147,7 @@ def _rules(preset, players, toggles) -> R.Rules:
         raise Fail(str(e)) from None
 
 
-@click.group(context_settings=CONTEXT)
+@click.group(cls=DurakGroup, context_settings=CONTEXT)
 @click.version_option(package_name="durak-sim")
 def main():
     """durak-sim: settle Durak arguments by playing millions of games."""
@@ -83,42 +204,53 @@ def _default_out(rules) -> Path:
               help=f"Rules preset: {', '.join(R.FAMILIES)}.")
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE",
               help="House rule toggle (repeatable); `durak rules` lists them.")
-@click.option("--players", default=2, show_default=True, help="Number of players, 2 to 6.")
+@click.option("--players", type=PLAYERS, default=2, show_default=True, help="Number of players, 2 to 6.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
               help="Strategy for all seats (once) or per seat (once per seat). Default: greedy.")
 @click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False),
               help="A folder of your own strategy files.")
-@click.option("--games", type=int, default=None, help="Number of games [default: 100,000 unless --precision].")
-@click.option("--precision", type=float, default=None,
+@click.option("--games", type=GAMES, default=None, help="Number of games [default: 100,000 unless --precision].")
+@click.option("--precision", type=Real(0, 0.5, "a half-width above 0 and below 0.5, e.g. 0.002", hi_open=True),
+              default=None,
               help="Play until every reported rate's 95% half-width is below this (e.g. 0.002).")
-@click.option("--max-games", default=10_000_000, show_default=True, help="Cap for --precision.")
-@click.option("--seed", default=1, show_default=True, help="Master seed: the same seed gives the same games.")
-@click.option("--threads", default=0, help="Threads (default: all cores). Results do not depend on it.")
+@click.option("--max-games", type=GAMES, default=10_000_000, show_default=True, help="Cap for --precision.")
+@click.option("--seed", type=SEED, default=1, show_default=True,
+              help="Master seed: the same seed gives the same games.")
+@click.option("--threads", type=THREADS, default=0, help=THREADS_HELP)
 @click.option("--rotate/--no-rotate", default=True, show_default=True,
               help="Replay every deal with the strategies rotated through the seats.")
-@click.option("--deals-per-series", default=1, show_default=True,
+@click.option("--deals-per-series", type=Whole(1, 1000), default=1, show_default=True,
               help="Deals per series: later deals use the later-deal dealer and first-attacker rules.")
-@click.option("--chunk", default=1 << 14, show_default=True, help="Series per saved chunk.")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--chunk", type=Whole(1, 1 << 24), default=1 << 14, show_default=True, help="Series per saved chunk.")
+@click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None,
               help="Result folder [default: results/runs/<time>-<rules>].")
 @click.option("--no-save", is_flag=True, help="Do not write a result folder.")
 @click.option("--records", is_flag=True, help="Also write every game's record as Parquet.")
 @click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
               help="Continue an interrupted run in this folder (other options are taken from it).")
+@click.option("--repair", is_flag=True,
+              help="With --resume: replay any damaged or foreign chunk file instead of refusing.")
 @click.option("--json", "as_json", is_flag=True, help="Print a machine-readable summary.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--verify", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="Also replay every N-th game through the independent reference referee while running "
                    "(slow per verified game; 0: off).")
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
-        deals_per_series, chunk, out, no_save, records, resume, as_json, quiet, verify):
+        deals_per_series, chunk, out, no_save, records, resume, repair, as_json, quiet, verify):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
     from sim.experiments import batch, experiment, report
     from sim.core.dispatch import StrategyError
     try:
         if resume is not None:
-            exp = experiment.resume(resume, threads=threads or None)
+            exp = experiment.resume(resume, threads=threads or None, repair=repair)
+            if exp.repaired:
+                click.echo(f"repair: replaying {len(exp.repaired)} bad chunk file(s): {', '.join(exp.repaired)}",
+                           err=True)
         else:
+            if repair:
+                raise click.BadParameter("--repair goes with --resume DIR", param_hint="'--repair'")
+            if games is not None and precision is not None:
+                raise click.BadParameter("give --games or --precision, not both", param_hint="'--precision'")
             rules = _rules(preset, players, toggles)
             if games is None and precision is None:
                 games = 100_000
@@ -154,7 +286,7 @@ def _arm_rules(preset, players, common, extra):
 
 @main.command()
 @click.option("--rules", "preset", default="podkidnoy", show_default=True, help="Rules preset of both arms.")
-@click.option("--players", default=2, show_default=True)
+@click.option("--players", type=PLAYERS, default=2, show_default=True)
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE", help="Toggle for both arms.")
 @click.option("--a", "a_toggles", multiple=True, metavar="NAME=VALUE", help="Toggle of arm A only (repeatable).")
 @click.option("--b", "b_toggles", multiple=True, metavar="NAME=VALUE", help="Toggle of arm B only (repeatable).")
@@ -164,12 +296,13 @@ def _arm_rules(preset, players, common, extra):
 @click.option("--a-strategy", "a_strategies", multiple=True, help="Line-up of arm A (default: --strategy).")
 @click.option("--b-strategy", "b_strategies", multiple=True, help="Line-up of arm B (default: --strategy).")
 @click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
-@click.option("--games", default=200_000, show_default=True, help="Paired games (each played in both arms).")
-@click.option("--seed", default=1, show_default=True)
-@click.option("--threads", default=0)
+@click.option("--games", type=GAMES, default=200_000, show_default=True,
+              help="Paired games (each played in both arms).")
+@click.option("--seed", type=SEED, default=1, show_default=True)
+@click.option("--threads", type=THREADS, default=0, help=THREADS_HELP)
 @click.option("--rotate/--no-rotate", default=True, show_default=True)
 @click.option("--metric", default=None, help="Headline metric of the verdict (default: chosen from the question).")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None)
 @click.option("--no-save", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, strategies, a_strategies,
@@ -194,6 +327,10 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
             click.echo("note: the two arms are identical; expect no difference", err=True)
         c = Comparison(Arm(label_a, ra, sa), Arm(label_b, rb, sb), seed=seed, games=games, rotate=rotate,
                        threads=threads or None, paths=tuple(paths))
+        known = [k for k, _ in c.names]
+        if metric is not None and metric not in known:  # say so before playing, not after
+            raise click.BadParameter(f"{metric!r} is not a metric of this comparison; choose one of: "
+                                     f"{', '.join(known)}", param_hint="'--metric'")
         _with_progress(c, not as_json)
         verdict = c.verdict(metric)
     except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError) as e:
@@ -214,18 +351,21 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
 
 @main.command()
 @click.option("--rules", "preset", default="podkidnoy", show_default=True)
-@click.option("--players", default=2, show_default=True)
+@click.option("--players", type=PLAYERS, default=2, show_default=True)
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE")
 @click.option("--strategy", "strategies", multiple=True, required=True, help="Each entrant (at least two).")
 @click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False))
-@click.option("--games", default=20_000, show_default=True, help="Games per pair.")
-@click.option("--seed", default=1, show_default=True)
-@click.option("--threads", default=0)
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path), default=None)
+@click.option("--games", type=GAMES, default=20_000, show_default=True, help="Games per pair.")
+@click.option("--seed", type=SEED, default=1, show_default=True)
+@click.option("--threads", type=THREADS, default=0, help=THREADS_HELP)
+@click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None)
 @click.option("--no-save", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 def tournament(preset, players, toggles, strategies, paths, games, seed, threads, out, no_save, as_json):
     """Round robin: head-to-head matrix and a Bradley-Terry ranking with 95% intervals."""
+    if len(strategies) < 2:
+        raise click.BadParameter(f"a round robin needs at least two entrants, got {len(strategies)}",
+                                 param_hint="'--strategy'")
     from sim.experiments import batch
     from sim.core.dispatch import StrategyError
     from sim.experiments.tournament import Tournament
@@ -235,7 +375,7 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
             batch.parse_strategy(s, paths)
         t = Tournament(rules, list(strategies), games=games, seed=seed, threads=threads or None, paths=paths)
         _with_progress(t, not as_json)
-    except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
+    except (batch.LineupError, StrategyError, batch.IllegalMoveError, ValueError) as e:
         raise Fail(str(e)) from None
     md = t.markdown()
     if not no_save:
@@ -261,17 +401,20 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
 @main.command()
 @click.option("--rules", "preset", default="podkidnoy", show_default=True,
               help=f"Rules preset of the run: {', '.join(R.FAMILIES)}.")
-@click.option("--players", default=2, show_default=True, help="Number of players of the run, 2 to 6.")
+@click.option("--players", type=PLAYERS, default=2, show_default=True, help="Number of players of the run, 2 to 6.")
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE",
               help="House rule toggle of the run (repeatable); `durak rules` lists them.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
               help="The run's line-up: once for all seats or once per seat, as in `durak run`. Default: greedy.")
 @click.option("--strategy-path", "paths", multiple=True, type=click.Path(file_okay=False),
               help="A folder of your own strategy files, as in `durak run`.")
-@click.option("--seed", default=1, show_default=True, help="The run's master seed.")
-@click.option("--game", default=0, show_default=True, help="Game (series) index within the run.")
-@click.option("--rotation", default=0, show_default=True, help="Seat rotation of the line-up, as in `run`.")
-@click.option("--deals", default=1, show_default=True, help="Deals of the series to tell.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="The run's master seed.")
+@click.option("--game", type=Whole(0, SEED_MAX, "a game index from 0 to 2^63-1"), default=0, show_default=True,
+              help="Game (series) index within the run.")
+@click.option("--rotation", type=Whole(0, 5, "a rotation from 0 to players-1"), default=0, show_default=True,
+              help="Seat rotation of the line-up, as in `run` (0 to players-1).")
+@click.option("--deals", type=Whole(1, REPLAY_DEALS_MAX), default=1, show_default=True,
+              help=f"Deals of the series to tell (1 to {REPLAY_DEALS_MAX}).")
 @click.option("--at-error", "at_error", is_flag=True,
               help="After an illegal move: show the position where it happened, as the referee sees it, and the "
                    "strategy's answer with the referee's ruling (every seat rotation is searched). With --json: "
@@ -287,6 +430,9 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
     from sim.experiments.experiment import rotate
     from sim.referee.narrate import narrate
     rules = _rules(preset, players, toggles)
+    if rotation >= players:
+        raise click.BadParameter(f"{rotation} is out of range: with {players} players the rotation is 0 to "
+                                 f"{players - 1}", param_hint="'--rotation'")
     if at_error:
         _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json)
         return
@@ -296,11 +442,19 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
         traces = batch.Runner(rules, lineup, paths).trace(seed, game, deals)
     except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
         raise Fail(str(e)) from None
+    except RuntimeError as e:  # the trace buffer is full
+        raise Fail(f"--deals {deals}: {e}; tell fewer deals") from None
     if as_json:
         click.echo(json.dumps(traces if deals > 1 else traces[0], indent=1, default=str))
         return
     for tr in traces:
-        click.echo("\n".join(narrate(tr, [s.label for s in lineup])))
+        lines = narrate(tr, [s.label for s in lineup])
+        if not any(line.startswith("game over") for line in lines):
+            if lines[-1].startswith("bout "):  # the bout that was never played
+                lines.pop()
+            lines.append(f"deal unfinished: no result after {tr['result']['bouts']:,} bouts; it is stopped and "
+                         "recorded as unfinished (RUL-22)")
+        click.echo("\n".join(lines))
 
 
 def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json):
@@ -336,22 +490,36 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
 
 @main.command()
 @click.argument("name")
-@click.option("--scale", default=1.0, show_default=True, help="Shrink every experiment (e.g. 0.01 for a quick look).")
-@click.option("--seed", default=2026, show_default=True)
-@click.option("--threads", default=0)
-def settle(name, scale, seed, threads):
-    """Regenerate a settled argument in results/NAME (or `all` of them) and the index results/README.md."""
+@click.option("--scale", type=Real(0, 1, "a fraction above 0 and at most 1, e.g. 0.01"), default=1.0,
+              show_default=True, help="Shrink every experiment (e.g. 0.01 for a quick look).")
+@click.option("--seed", type=SEED, default=2026, show_default=True)
+@click.option("--threads", type=THREADS, default=0, help=THREADS_HELP)
+@click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None,
+              help="Write the question folders here [default: results/runs/<time>-settle].")
+@click.option("--write-results", is_flag=True,
+              help="Write into the repository's tracked results/NAME and its index results/README.md.")
+def settle(name, scale, seed, threads, out, write_results):
+    """Regenerate a settled argument (or `all` of them) into a run folder, or into results/NAME with
+    --write-results."""
     from sim.experiments import settle as S
     names = list(S.QUESTIONS) if name == "all" else [name]
     for n in names:
         if n not in S.QUESTIONS:
-            raise Fail(f"unknown question {n!r}; choose one of: all, {', '.join(S.QUESTIONS)}")
+            raise click.BadParameter(f"unknown question {n!r}; choose one of: all, {', '.join(S.QUESTIONS)}",
+                                     param_hint="'NAME'")
+    if out is not None and write_results:
+        raise click.BadParameter("give --out DIR or --write-results, not both", param_hint="'--out'")
+    if write_results:
+        root = S.RESULTS
+    else:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        root = out or Path.cwd() / "results" / "runs" / f"{stamp}-settle"
     for n in names:
         t0 = time.time()
-        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None)
+        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root)
         verdict = json.loads((folder / "summary.json").read_text())["verdict"]
         click.echo(f"{n}: {verdict}\n  -> {folder} ({time.time() - t0:.0f} s)")
-    S.write_index()
+    S.write_index(root)
 
 
 @main.command()
@@ -365,17 +533,31 @@ def judge(file, as_json):
     example).
     """
     from sim import referee
+    from sim.referee import schema
     try:
         doc = json.load(file)
-    except json.JSONDecodeError as e:
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise Fail(f"{file.name} is not valid JSON: {e}") from None
-    docs = doc["examples"] if isinstance(doc, dict) and "examples" in doc else [doc]
+    if not isinstance(doc, dict):
+        raise Fail(f"{file.name} at $: expected a JSON object with family, toggles, position and action "
+                   f"(or an examples list), got {type(doc).__name__ if doc is not None else 'null'}")
+    if "examples" in doc:
+        problem = schema.problem(doc, schema.EXAMPLES)
+        if problem:
+            raise Fail(f"{file.name} at {problem}")
+        docs, where = doc["examples"], [("examples", i) for i in range(len(doc["examples"]))]
+    else:
+        docs, where = [doc], [()]
     results = []
-    for d in docs:
+    for d, prefix in zip(docs, where):
+        name = d.get("id") if isinstance(d, dict) and d.get("id") else file.name
+        problem = schema.problem(d, schema.DOCUMENT, prefix)
+        if problem:
+            raise Fail(f"cannot judge {name}: {problem}")
         try:
             results.append(referee.judge(d))
-        except (R.RulesError, referee.RefereeError, KeyError, ValueError, TypeError) as e:
-            raise Fail(f"cannot judge {d.get('id', file.name) if isinstance(d, dict) else file.name}: {e}") from None
+        except (R.RulesError, referee.RefereeError, KeyError, ValueError, TypeError, IndexError) as e:
+            raise Fail(f"cannot judge {name}: {_message(e)}") from None
     if as_json:
         click.echo(json.dumps(results[0] if len(results) == 1 else results, indent=1, default=str))
     else:
@@ -506,9 +688,9 @@ BENCH_CASES = (
 
 
 @main.command()
-@click.option("--games", default=1_000_000, show_default=True, help="Games per measurement.")
-@click.option("--threads", default=0, help="Threads for the all-cores line (default: all cores).")
-@click.option("--search-games", default=2000, show_default=True,
+@click.option("--games", type=GAMES, default=1_000_000, show_default=True, help="Games per measurement.")
+@click.option("--threads", type=THREADS, default=0, help="Threads for the all-cores line; 0 (default): all cores.")
+@click.option("--search-games", type=Whole(0, GAMES_MAX), default=2000, show_default=True,
               help="Games of the search player (rollout) against expert; 0 to skip.")
 @click.option("--json", "as_json", is_flag=True)
 def bench(games, threads, search_games, as_json):

@@ -105,7 +105,7 @@ def load_module(path: Path) -> ModuleType:
         spec.loader.exec_module(mod)
     except Exception as e:  # a user's file: say which and why
         del sys.modules[name]
-        raise StrategyError(f"strategy file {path} failed to import: {type(e).__name__}: {e}") from e
+        raise StrategyError(f"strategy file {path} failed to import: {e}") from e
     return guard(mod)
 
 

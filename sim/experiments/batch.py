@@ -337,7 +337,7 @@ class Runner:
             raise HiddenInformationError(say("indexed outside its observation (strategies see only `obs`, "
                                              "never other hands or the talon)")) from None
         except Exception as e:  # an exception raised inside a strategy's compiled code
-            raise StrategyFailedError(say(f"raised {type(e).__name__}: {e}")) from None
+            raise StrategyFailedError(say(f"raised an error ({e})")) from None
         finally:
             _WATCHDOG.unwatch(status)
 

@@ -9,8 +9,12 @@ in chunks; each finished chunk's tally is saved at once, so an interrupted run l
 from __future__ import annotations
 
 import datetime as _dt
+import functools
+import hashlib
 import json
 import os
+import re
+import signal
 import subprocess
 import threading
 import time
@@ -36,6 +40,77 @@ class ExperimentError(ValueError):
     """Bad experiment input (sizes, output folder, resume mismatch)."""
 
 
+CHUNK_FORMAT = "durak-sim chunk 2"
+CHUNK_NAME = re.compile(r"^c(\d{6})-r(\d+)\.npz$")
+
+# metadata.json as resume() needs it: a wrong or missing field is named by its JSON path.
+METADATA_SCHEMA = {
+    "type": "object",
+    "required": ["family", "players", "toggles", "strategies", "seed", "games", "precision", "max_games",
+                 "rotate", "rotations", "chunk", "deals_per_series", "records"],
+    "properties": {
+        "family": {"type": "string"},
+        "players": {"type": "integer", "minimum": 2, "maximum": 6},
+        "toggles": {"type": "object"},
+        "strategies": {"type": "array", "items": {"type": "string"}, "minItems": 1},
+        "strategy_paths": {"type": ["array", "null"], "items": {"type": "string"}},
+        "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+        "games": {"type": ["integer", "null"], "minimum": 1},
+        "precision": {"type": ["number", "null"], "exclusiveMinimum": 0, "exclusiveMaximum": 0.5},
+        "max_games": {"type": "integer", "minimum": 1},
+        "rotate": {"type": "boolean"},
+        "rotations": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        "chunk": {"type": "integer", "minimum": 1},
+        "deals_per_series": {"type": "integer", "minimum": 1},
+        "records": {"type": "boolean"},
+    },
+}
+
+
+def schema_problem(doc, schema, where: str) -> str | None:
+    """The first problem of `doc` against a JSON schema, as '<where> at $.a.b: message' (None if valid)."""
+    from sim.referee.schema import problem
+    found = problem(doc, schema)
+    return None if found is None else f"{where} at {found}"
+
+
+def rules_digest(rules: Rules) -> str:
+    """A short fingerprint of the rule set (family, players, every toggle)."""
+    text = json.dumps({"family": rules.family, "players": rules.num_players, "toggles": rules.toggles},
+                      sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _checksum(identity: str, arrays: dict) -> str:
+    h = hashlib.sha256(identity.encode())
+    for k in sorted(arrays):
+        a = np.ascontiguousarray(arrays[k])
+        h.update(f"{k}:{a.dtype.str}:{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+class _terminate_as_interrupt:
+    """While running in the main thread, SIGTERM and SIGHUP raise KeyboardInterrupt like Ctrl-C does."""
+
+    def __enter__(self):
+        self.saved = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+                if sig is not None:
+                    self.saved[sig] = signal.signal(sig, _raise_interrupt)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self.saved.items():
+            signal.signal(sig, handler)
+        return False
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def rotate(seats: list, r: int) -> list:
     """The line-up turned r seats clockwise: strategy k sits at seat (k + r) mod n."""
     n = len(seats)
@@ -54,6 +129,7 @@ def rotations(seats: list[Seat], rotate_seats: bool = True) -> list[list[Seat]]:
     return out
 
 
+@functools.lru_cache(maxsize=1)
 def git_commit() -> str | None:
     try:
         return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
@@ -85,6 +161,7 @@ class Experiment:
     rounds_done: int = field(init=False, default=0)
     seconds: float = field(init=False, default=0.0)
     status: str = field(init=False, default="new")
+    repaired: list = field(init=False, default_factory=list)  # chunk files removed by resume(repair=True)
 
     def __post_init__(self):
         if self.games is None and self.precision is None:
@@ -134,6 +211,7 @@ class Experiment:
             "seed": self.seed, "games": self.games, "precision": self.precision, "max_games": self.max_games,
             "rotate": self.rotate, "rotations": [[s.label for s in lu] for lu in self.lineups],
             "chunk": self.chunk, "deals_per_series": self.deals_per_series, "records": self.records,
+            "rules_digest": rules_digest(self.rules), "chunk_format": CHUNK_FORMAT,
             "status": self.status, "games_played": self.games_played, "rounds_done": self.rounds_done,
             "seconds": round(self.seconds, 3), "written": _dt.datetime.now(_dt.timezone.utc).isoformat(),
         }
@@ -146,26 +224,116 @@ class Experiment:
     def _chunk_path(self, c: int, r: int) -> Path:
         return self.out / "chunks" / f"c{c:06d}-r{r}.npz"
 
+    def chunk_identity(self, c: int, r: int) -> dict:
+        """What a chunk file must say about itself: which run, which chunk, which line-up, how many series."""
+        return {"format": CHUNK_FORMAT, "rules_digest": rules_digest(self.rules), "seed": self.seed,
+                "chunk": c, "rotation": r, "lineup": [s.label for s in self.lineups[r]],
+                "first_series": c * self.chunk, "series": self._series_in_round(c),
+                "deals_per_series": self.deals_per_series}
+
     def _save_chunk(self, c: int, r: int, tally: Tally, recs):
         path = self._chunk_path(c, r)
         if self.records and recs is not None:
             df = records_frame(recs, self.rules.num_players)
             df["rotation"] = r
-            df.to_parquet(self.out / "records" / f"c{c:06d}-r{r}.parquet", index=False)
+            rec_path = self.out / "records" / f"c{c:06d}-r{r}.parquet"
+            df.to_parquet(rec_path.with_name(rec_path.stem + ".tmp.parquet"), index=False)
+            rec_path.with_name(rec_path.stem + ".tmp.parquet").replace(rec_path)
+        arrays = tally.to_arrays()
+        identity = json.dumps(self.chunk_identity(c, r), sort_keys=True)
         tmp = path.with_name(path.stem + ".tmp.npz")
-        np.savez(tmp, **tally.to_arrays())
+        np.savez(tmp, identity=np.array(identity), checksum=np.array(_checksum(identity, arrays)), **arrays)
         tmp.replace(path)  # atomic: a chunk file exists only when complete
+
+    def _load_chunk(self, c: int, r: int) -> Tally:
+        """A saved chunk's tally, after checking it is this run's chunk (c, r), whole and unchanged."""
+        path = self._chunk_path(c, r)
+        problem = self._chunk_problem(path, c, r)
+        if problem:
+            raise ExperimentError(f"chunk file {path} {problem}; continue with --resume {self.out} --repair "
+                                  "to replay it")
+        with np.load(path) as z:
+            return Tally.from_arrays({k: z[k] for k in z.files})
+
+    def _chunk_problem(self, path: Path, c: int, r: int) -> str | None:
+        """Why the file at `path` is not a valid chunk (c, r) of this run (None when it is)."""
+        try:
+            if path.stat().st_size == 0:
+                return "is empty"
+            with np.load(path) as z:
+                arrays = {k: z[k] for k in z.files}
+        except Exception as e:  # truncated zip, not a zip, bad array header ...
+            return f"cannot be read ({' '.join(str(e).split()) or 'unreadable'})"
+        if "identity" not in arrays or "checksum" not in arrays:
+            return "carries no identity or checksum (written by an older version, or not a chunk file)"
+        identity = str(arrays.pop("identity"))
+        checksum = str(arrays.pop("checksum"))
+        if _checksum(identity, arrays) != checksum:
+            return "fails its checksum (its content was changed or damaged)"
+        try:
+            got = json.loads(identity)
+        except ValueError:
+            return "carries an unreadable identity"
+        want = self.chunk_identity(c, r)
+        if got != want:
+            diff = [k for k in want if got.get(k) != want[k]]
+            what = ", ".join(f"{k} {got.get(k)!r} instead of {want[k]!r}" for k in diff)
+            return f"belongs elsewhere: it says {what}"
+        try:
+            t = Tally.from_arrays(arrays)
+        except Exception:
+            return "holds incomplete counts"
+        if t.games != want["series"] * self.deals_per_series or t.n != self.rules.num_players:
+            return f"holds {t.games} games instead of {want['series'] * self.deals_per_series}"
+        return None
+
+    def check_chunks(self, repair: bool = False) -> list[str]:
+        """Check every chunk file of the folder; refuse (naming each bad file) or, with repair, remove the bad
+        ones so that run() plays them again. Returns the names of the removed files."""
+        folder = self.out / "chunks"
+        if not folder.is_dir():
+            return []
+        limit = self.rounds_needed()
+        bad = []
+        for path in sorted(folder.iterdir()):
+            if path.name.endswith(".tmp.npz"):  # a write cut short: never counted
+                continue
+            m = CHUNK_NAME.match(path.name)
+            if not m:
+                bad.append((path, "is not a chunk file name (cNNNNNN-rK.npz)"))
+                continue
+            c, r = int(m.group(1)), int(m.group(2))
+            if r >= len(self.lineups) or (limit is not None and c >= limit):
+                bad.append((path, "is not a chunk of this run (index out of range)"))
+                continue
+            problem = self._chunk_problem(path, c, r)
+            if problem:
+                bad.append((path, problem))
+        if bad and not repair:
+            listed = "; ".join(f"{p.name} {why}" for p, why in bad)
+            raise ExperimentError(f"{len(bad)} bad chunk file(s) in {folder}: {listed}. Nothing was changed; "
+                                  f"`durak run --resume {self.out} --repair` replays them")
+        for p, _ in bad:
+            p.unlink()
+        return [p.name for p, _ in bad]
 
     # ---- running -----------------------------------------------------------------------
     def run(self, progress=None) -> "Experiment":
-        """Play until the game count or the precision is reached. `progress(games, total|None)`."""
+        """Play until the game count or the precision is reached. `progress(games, total|None)`.
+        SIGTERM (a plain `kill`) is treated like Ctrl-C: metadata.json then says `interrupted`."""
         if self.out is not None:
+            if self.out.exists() and not self.out.is_dir():
+                raise ExperimentError(f"--out {self.out} exists and is not a folder")
             self.out.mkdir(parents=True, exist_ok=True)
             (self.out / "chunks").mkdir(exist_ok=True)
             if self.records:
                 (self.out / "records").mkdir(exist_ok=True)
             self.status = "running"
             self._write_json("metadata.json", self.metadata())
+        with _terminate_as_interrupt():
+            return self._run(progress)
+
+    def _run(self, progress=None) -> "Experiment":
         runners = [Runner(self.rules, lu, self.paths, also=self.also) for lu in self.lineups]
         runners[0].play_raw(self.seed, 0, 1)  # compile or load the engine first: games/s excludes it
         threads = self.threads or os.cpu_count() or 1
@@ -208,7 +376,7 @@ class Experiment:
                 for r in range(len(self.lineups)):
                     kind, fut = pending.pop((c, r))
                     if kind == "saved":
-                        t = Tally.from_arrays(np.load(self._chunk_path(c, r)))
+                        t = self._load_chunk(c, r)
                     else:
                         t, recs = fut.result()
                         if self.out is not None:
@@ -217,6 +385,8 @@ class Experiment:
                 c += 1
                 self.rounds_done = c
                 self.seconds = time.perf_counter() - t0
+                if self.out is not None:  # atomically, so a killed run's metadata says how far it got
+                    self._write_json("metadata.json", self.metadata())
                 if progress:
                     progress(self.games_played, total)
             self.status = "complete"
@@ -446,21 +616,32 @@ def experiment(rules: str | Rules = "podkidnoy", players: int = 2, toggles: dict
     return Experiment(rules, seats, paths=paths, **kw)
 
 
-def resume(out: str | Path, threads: int | None = None) -> Experiment:
-    """Rebuild an experiment from its folder's metadata.json; `.run()` then plays what is missing."""
+def resume(out: str | Path, threads: int | None = None, repair: bool = False) -> Experiment:
+    """Rebuild an experiment from its folder's metadata.json; `.run()` then plays what is missing.
+
+    Every saved chunk file is checked first (identity and checksum): a bad one is named and the resume
+    refused, or with `repair=True` removed so that `.run()` plays it again."""
     out = Path(out)
     meta_path = out / "metadata.json"
-    if not meta_path.exists():
+    if not meta_path.is_file():
         raise ExperimentError(f"{out} holds no metadata.json: not an experiment folder")
-    m = json.loads(meta_path.read_text())
+    try:
+        m = json.loads(meta_path.read_text())
+    except (ValueError, UnicodeDecodeError) as e:
+        raise ExperimentError(f"{meta_path} is not valid JSON ({' '.join(str(e).split())})") from None
+    problem = schema_problem(m, METADATA_SCHEMA, str(meta_path))
+    if problem:
+        raise ExperimentError(problem)
     rules = resolve(m["family"], m["players"], m["toggles"])
     paths = tuple(m.get("strategy_paths") or ())
     seats = batch.make_lineup(rules, m["strategies"], paths)
+    if m.get("rules_digest") not in (None, rules_digest(rules)):
+        raise ExperimentError(f"{meta_path}: the rules no longer give the recorded rules_digest")
     exp = Experiment(rules, seats, seed=m["seed"], games=m["games"], precision=m["precision"],
                      max_games=m["max_games"], rotate=m["rotate"], chunk=m["chunk"],
                      deals_per_series=m["deals_per_series"], paths=paths, out=out, records=m["records"],
                      threads=threads)
     if [[s.label for s in lu] for lu in exp.lineups] != m["rotations"]:
         raise ExperimentError(f"{out}: the strategies no longer give the recorded rotations")
+    exp.repaired = exp.check_chunks(repair)
     return exp
-

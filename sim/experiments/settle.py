@@ -19,11 +19,12 @@ from sim.experiments import batch
 from sim.core import dispatch
 from sim.core import rules as R
 from sim.experiments.compare import Arm, Comparison, plot_comparison
-from sim.experiments.experiment import Experiment, git_commit
+from sim.experiments.experiment import Experiment
 from sim.experiments.report import finish, md_table, pct
 from sim.experiments.tournament import Tournament
 
 RESULTS = Path(__file__).resolve().parents[2] / "results"
+TIMING_PREFIX = "Generation time:"  # the only line of a question folder that differs between reruns
 
 
 def field_strategy() -> str:
@@ -320,34 +321,39 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     if name not in QUESTIONS:
         raise KeyError(f"unknown question {name!r}; choose one of: {', '.join(QUESTIONS)}")
     q = QUESTIONS[name]
-    folder = root / name
+    folder = Path(root) / name
     folder.mkdir(parents=True, exist_ok=True)
     ctx = Ctx(scale, seed, threads, folder, [], {})
     t0 = time.time()
     verdict = q.run(ctx)
     cmd = f"durak settle {name}" + ("" if scale == 1 else f" --scale {scale:g}") + \
         ("" if seed == 2026 else f" --seed {seed}")
+    # Rerunning with the same seed rewrites every file byte for byte, except the one timing line below
+    # (no commit hash, date or duration anywhere else).
     lines = [f"# {q.title}", "", f"**The question.** {q.ask}", "", f"**Verdict.** {verdict}", "",
-             f"**Reproduce.** `{cmd}` (seed {seed}; {time.time() - t0:.0f} s on this machine). Intervals are 95%; "
+             f"**Reproduce.** `{cmd}` (seed {seed}). Intervals are 95%; "
              "comparisons play both rule sets on the same deals and give Holm-adjusted p-values.", "",
              "## Numbers", ""] + ctx.lines
     lines += ["## Files", "", "- `summary.json`: the verdict and the run's settings",
-              "- `*.csv`: the tables behind this page (aggregates only)", "- `*.png`: the plots above", ""]
+              "- `*.csv`: the tables behind this page (aggregates only)", "- `*.png`: the plots above", "",
+              f"{TIMING_PREFIX} {time.time() - t0:.0f} s on the machine that wrote it.", ""]
     (folder / "README.md").write_text("\n".join(lines))
     for key, df in ctx.data.items():
         if isinstance(df, pd.DataFrame) and not key.endswith("_rows"):
             df.to_csv(folder / f"{key}.csv", index=False)
     (folder / "summary.json").write_text(json.dumps(
         {"question": q.title, "verdict": verdict, "command": cmd, "seed": seed, "scale": scale,
-         "field_strategy": field_strategy(), "commit": git_commit(), "seconds": round(time.time() - t0, 1)},
+         "field_strategy": field_strategy()},
         indent=1))
     return folder
 
 
 def write_index(root: Path = RESULTS) -> Path:
+    root = Path(root)
     lines = ["# Settled arguments", "",
              "Each folder answers one question players argue about, with the command that reproduces it. "
-             "Regenerate any of them with `durak settle NAME` (all: `durak settle all`).", "",
+             "Regenerate any of them with `durak settle NAME --write-results` (all: `durak settle all "
+             "--write-results`; without it the folders go to a run folder under results/runs/).", "",
              "| question | verdict |", "|---|---|"]
     for name, q in QUESTIONS.items():
         s = root / name / "summary.json"
@@ -356,5 +362,6 @@ def write_index(root: Path = RESULTS) -> Path:
     if (root / "round_robin_2p.md").exists():
         lines += ["", "Also: [a 2-player round robin of the strategy library](round_robin_2p.md) "
                   "(podkidnoy, prostoy_5, perevodnoy; 200,000 games per pair; `results/round_robin_2p.py`)."]
+    root.mkdir(parents=True, exist_ok=True)
     (root / "README.md").write_text("\n".join(lines) + "\n")
     return root / "README.md"

@@ -325,6 +325,27 @@ def _teams_toggle_for(family: str, n: int, teams) -> str:
                      f"or 002's pairs opposite)")
 
 
+def _missing_cards(st: State, position: dict, problem: str) -> str:
+    """The conservation problem with what is missing: seats without a hand and cards placed nowhere."""
+    hands_raw = position.get("hands") or {}
+    sizes = position.get("hand_sizes") or {}
+    no_hand = [s for s in range(st.n) if str(s) not in hands_raw and s not in hands_raw
+               and str(s) not in sizes and not st.is_out[s]]
+    every = list(st.talon) + list(st.discard) + list(st.removed) + [c for h in st.hands for c in h]
+    every += [c for pair in st.table for c in pair if c is not None]
+    if len(every) >= N_CARDS:
+        return problem
+    parts = [f"{N_CARDS - len(every)} of the {N_CARDS} cards are missing"]
+    if no_hand:
+        parts.append(f"position.hands has no hand for seat{'s' if len(no_hand) > 1 else ''} "
+                     f"{', '.join(map(str, no_hand))}")
+    placed = {c for c in every if c is not None}
+    nowhere = [card_name(c) for c in range(N_CARDS) if c not in placed]
+    if len(nowhere) == N_CARDS - len(every):  # every unplaced card is known: name them
+        parts.append(f"cards placed nowhere: {' '.join(nowhere)}")
+    return "; ".join(parts)
+
+
 def load_position(family: str, toggles: dict | None, position: dict) -> State:
     """A ``State`` from a positions.json position. Missing optional fields get defaults:
     no table, nobody out, not the first bout unless said, talon order unknown, dealer unknown.
@@ -332,6 +353,9 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     toggles = dict(toggles or {})
     hands_raw = position.get("hands") or {}
     n = int(position.get("num_players") or len(hands_raw))
+    if not 2 <= n <= 6:
+        said = "num_players" if position.get("num_players") else "the hands listed"
+        raise ValueError(f"position has {n} players ({said}); Durak is played by 2 to 6")
     seats = position.get("seats_clockwise")
     if seats is not None and [int(s) for s in seats] != list(range(n)):
         raise ValueError(f"seats_clockwise must be 0..{n - 1} in order (RUL-1), got {seats}")
@@ -394,6 +418,9 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     for i, row in enumerate(position.get("table") or []):
         a = cards([row["attack"]], f"table row {i}")[0]
         c = row.get("cover")
+        if c is not None and family.startswith("prostoy"):
+            raise ValueError(f"position.table[{i}].cover: in {family} the defender answers the whole attack in "
+                             "one move (defend), so the table of a bout in progress holds no covers")
         st.table.append([a, None if c is None else cards([c], f"table row {i}")[0]])
 
     st.attacker = position.get("attacker")
@@ -415,7 +442,7 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     st.discard = [None] * dc
     problem = st.card_invariant_problem()
     if problem:
-        raise ValueError(f"position breaks card conservation: {problem} (C-1)")
+        raise ValueError(f"position breaks card conservation: {_missing_cards(st, position, problem)} (C-1)")
     if st.trump_card is not None and st.trump_card_location == "talon_bottom":
         for s in range(n):
             if st.trump_card in st.hands[s]:

@@ -7,6 +7,7 @@ what happened into a summary and a few readable lines.
 from __future__ import annotations
 
 from sim.referee import game as R
+from sim.referee import schema as S
 
 
 def judge(doc: dict) -> dict:
@@ -16,7 +17,11 @@ def judge(doc: dict) -> dict:
     and ``"events"``: a summary (``discarded``, ``taken``, ``drawn``, ``out``, ``next_attacker``,
     ``next_defender``, ``result``) with the full event list under ``"log"``. For a sequence the verdict
     is that of the first illegal step (``"step"`` says which) or of the last step; ``"steps"`` lists
-    every step's verdict. A position that cannot be played raises ValueError."""
+    every step's verdict. A document that breaks the format (``sim/referee/schema.py``) or a position that
+    cannot be played raises ValueError; a format problem names its JSON path ("$.position.talon_size: ...")."""
+    problem = S.problem(doc)
+    if problem:
+        raise ValueError(problem)
     state = R.load_position(doc["family"], doc.get("toggles") or {}, doc["position"])
     action = doc["action"]
     is_sequence = isinstance(action, dict) and "sequence" in action
