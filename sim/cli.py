@@ -185,8 +185,29 @@ def _progress(enabled: bool):
     return prog, update
 
 
+def _compile_notice(text):
+    """A spinner with the elapsed time while the engine compiles, then one line saying how long it took."""
+    import contextlib
+
+    from rich.console import Console
+
+    @contextlib.contextmanager
+    def shown():
+        console = Console(stderr=True)
+        if not console.is_terminal:  # keep piped output (--json) clean
+            yield
+            return
+        t0 = time.perf_counter()
+        with console.status(text + " ..."):
+            yield
+        console.print(f"compiled in {time.perf_counter() - t0:.0f} s", highlight=False)
+    return shown()
+
+
 def _with_progress(job, wanted: bool):
     """job.run(progress=...) with a progress bar when wanted and stderr is a terminal."""
+    if hasattr(job, "compile_notice") and job.compile_notice is None:
+        job.compile_notice = _compile_notice
     prog, update = _progress(wanted and sys.stderr.isatty())
     if prog is None:
         return job.run()

@@ -173,6 +173,21 @@ def _dispatch_source(infos: list[StrategyInfo], greedy_index: int) -> str:
 _ENGINES: dict[tuple, ModuleType] = {}
 
 
+def _compiled_marker(mod: ModuleType) -> Path:
+    """A file that says this engine's machine code is in numba's cache (so no compiling is due)."""
+    return Path(os.environ.get("NUMBA_CACHE_DIR", cache_dir() / "numba")) / f"compiled-{mod.__name__}"
+
+
+def is_compiled(mod: ModuleType) -> bool:
+    return _compiled_marker(mod).exists()
+
+
+def mark_compiled(mod: ModuleType):
+    m = _compiled_marker(mod)
+    m.parent.mkdir(parents=True, exist_ok=True)
+    m.touch()
+
+
 def engine_for(names, paths=()) -> tuple[ModuleType, list[str]]:
     """The compiled engine module for a line-up and the strategy order its ids follow."""
     # only the line-up's strategies (and the baseline pair) go into an engine: compiling the whole
