@@ -13,7 +13,7 @@ from numba import njit
 from sim.core import kernels as K
 from sim.core import layout as L
 from sim.core.lib import attack_ok, rng_below, seed_stream
-from sim.core.rules import Rules
+from sim.core.rules import R_N_TEAMS, Rules
 
 
 @njit(cache=True)
@@ -56,10 +56,29 @@ def _attack_sets(ws, out):
     return count
 
 
+def series(rules: Rules, seed: int = 0, series: int = 0, deals: int = 1):
+    """The deals of one series as the batch engine plays them (same cards, dealers and first
+    attackers for the same seed): yields each Deal; play it to the end before taking the next."""
+    rv = rules.vector()
+    n = rules.num_players
+    drng = np.zeros(1, dtype=np.uint64)
+    seed_stream(drng, np.int64(seed), np.int64(series), np.int64(0))
+    dealer = int(rng_below(drng, n))
+    prev_fool = -1
+    for d in range(deals):
+        deal = Deal(rules, _drng=drng, _dealer=dealer, _first=d == 0, _prev_fool=prev_fool)
+        yield deal
+        if not deal.over or deal.rec[L.F_ERROR]:
+            return
+        prev_fool = int(deal.rec[L.F_FOOL]) if int(rv[R_N_TEAMS]) == n else -1
+        dealer = int(K.next_dealer(rv, deal.rec, np.int64(dealer)))
+
+
 class Deal:
     """A deal in progress: `to_act()`, `legal_options()`, `apply(option)`, `result()`."""
 
-    def __init__(self, rules: Rules, seed: int = 0, series: int = 0):
+    def __init__(self, rules: Rules, seed: int = 0, series: int = 0, *, _drng=None, _dealer=None, _first=True,
+                 _prev_fool=-1):
         self.rules = rules
         self.rv = rules.vector()
         self.ws = np.zeros(L.STATE_SIZE, dtype=np.int64)
@@ -67,14 +86,19 @@ class Deal:
         self.trace = np.zeros((L.TRACE_CAP, 4), dtype=np.int64)
         self.tn = np.zeros(1, dtype=np.int64)
         K.new_series(self.rv, self.ws)
-        drng = np.zeros(1, dtype=np.uint64)
-        seed_stream(drng, np.int64(seed), np.int64(series), np.int64(0))
         n = rules.num_players
-        self.dealer = int(rng_below(drng, n))
-        K.deal(self.rv, drng, self.ws, self.dealer)
+        if _drng is None:  # the first deal of series `series`
+            _drng = np.zeros(1, dtype=np.uint64)
+            seed_stream(_drng, np.int64(seed), np.int64(series), np.int64(0))
+            _dealer = int(rng_below(_drng, n))
+        self.dealer = _dealer
+        self.previous_fool = _prev_fool
+        self.index = 0 if _first else 1
+        self.rec[L.F_DEALER] = self.dealer
+        K.deal(self.rv, _drng, self.ws, np.int64(self.dealer))
         self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + 36]]
         K.record_holders(self.ws, self.rec, n)
-        fa = K.first_attacker(self.rv, self.ws, self.dealer, True, -1)
+        fa = K.first_attacker(self.rv, self.ws, np.int64(self.dealer), _first, np.int64(_prev_fool))
         K.begin(self.rv, self.ws, self.rec, fa, 0, 0, False, self.trace, self.tn, True)
 
     @classmethod
