@@ -64,11 +64,12 @@ def test_illegal_move_replay_command_reproduces_that_game():
     runner = batch.Runner(r, batch.make_lineup(r, ["greedy", "greedy", "two-card-lead"], [BAD]), [BAD])
     with pytest.raises(batch.IllegalMoveError) as e:
         runner.play_raw(5, 0, 20)
-    cmd = str(e.value).split("Replay it with: ")[1]
+    cmd = str(e.value).split("Replay it with: ")[1].split(" ; ")[0]
     assert "--rules prostoy_6" in cmd and "--players 3" in cmd and "--toggle partial_defence=true" in cmd
-    args = cmd.split()[2:]
-    res = CliRunner().invoke(main, ["replay", *args])
-    assert "illegal" in res.output.lower() or "two-card-lead" in res.output, res.output
+    at_error = str(e.value).split("see the position and the answer with: ")[1]
+    assert at_error == cmd + " --at-error"
+    res = CliRunner().invoke(main, at_error.split()[1:])
+    assert res.exit_code == 0 and "'two-card-lead'" in res.output and "ILLEGAL (PR6-A" in res.output, res.output
 
 
 def test_strategy_stream_is_not_the_deal_stream():

@@ -384,8 +384,8 @@ class Runner:
             raise IllegalMoveError(
                 f"strategy {self.seats[seat].label!r} (seat {seat}) made an illegal move in game "
                 f"{int(r[E.F_GAME])} of seed {seed}: {_move_text(int(r[E.F_ERR_KIND]), int(r[E.F_ERR_VALUE]))}. "
-                f"Replay it with: {self.replay_command(seed, series, deal + 1)} "
-                f"(add --at-error to see the position and the answer)")
+                f"Replay it with: {self.replay_command(seed, series, deal + 1)} ; "
+                f"see the position and the answer with: {self.replay_command(seed, series, deal + 1)} --at-error")
 
     def trace(self, seed: int, series: int, deals: int = 1, with_raw: bool = False, check: bool = True):
         """Full traces of one series (the referee's format); `check=False` keeps an illegal move's
