@@ -173,8 +173,8 @@ def _progress(enabled: bool):
     first: list = []
 
     def update(done, total):
-        # games/s counts from the first finished chunk, so compiling or loading the engine is left out,
-        # as in the final report
+        # games/s counts from the moment the engine is ready (start) or else from the first finished
+        # chunk, so compiling or loading the engine is left out, as in the final report
         now = time.perf_counter()
         if not first:
             first[:] = [now, done]
@@ -182,6 +182,11 @@ def _progress(enabled: bool):
         else:
             rate = f"{(done - first[1]) / max(now - first[0], 1e-9):,.0f} games/s"
         prog.update(task, completed=done, total=total, rate=rate)
+
+    def start(done):
+        first[:] = [time.perf_counter(), done]
+        prog.update(task, rate="measuring games/s")
+    update.start = start
     return prog, update
 
 
@@ -211,6 +216,8 @@ def _with_progress(job, wanted: bool):
     prog, update = _progress(wanted and sys.stderr.isatty())
     if prog is None:
         return job.run()
+    if hasattr(job, "on_ready") and job.on_ready is None:
+        job.on_ready = update.start
     with prog:
         return job.run(progress=update)
 

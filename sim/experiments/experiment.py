@@ -157,6 +157,7 @@ class Experiment:
     also: tuple = ()  # more strategy names for the same compiled engine (see batch.Runner)
     verify: int = 0  # replay every verify-th series through the reference referee while running (0: none)
     compile_notice: object = field(default=None, repr=False)  # context manager shown while compiling (CLI)
+    on_ready: object = field(default=None, repr=False)  # called with the games played once the engine is loaded
     lineups: list = field(init=False)
     tallies: list = field(init=False)
     rounds_done: int = field(init=False, default=0)
@@ -337,8 +338,8 @@ class Experiment:
     def _run(self, progress=None) -> "Experiment":
         runners = [Runner(self.rules, lu, self.paths, also=self.also) for lu in self.lineups]
         runners[0].warm(self.compile_notice)  # compile or load the engine first: games/s excludes it
-        if progress:
-            progress(self.games_played, self.games)  # the clock of games/s starts here
+        if self.on_ready:
+            self.on_ready(self.games_played)  # e.g. the progress bar's games/s clock starts here
         threads = self.threads or os.cpu_count() or 1
         t0 = time.perf_counter() - self.seconds
         total = self.games
