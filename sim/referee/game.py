@@ -1357,16 +1357,19 @@ def _result(st: State, losing_team: int | None, final_bout: int) -> dict:
 
 
 def _next_dealer(st: State, losing_team: int | None) -> int | None:
-    """RUL-8: the fool deals next; after a draw the same dealer; in a team game the first member of
-    the losing team clockwise from the previous dealer (the previous dealer himself first: ours,
-    following PR6-S2 'keeps dealing until he is no longer the fool')."""
+    """RUL-8: the fool deals next; after a draw the same dealer. In a team game the candidates are,
+    with ``next_dealer=loser``, the losing team's members still holding cards (000: «Последний с картами
+    проигрывает и сдаёт»), with ``team_any_loser`` every member of the losing team, out or not; the one
+    who deals is the first candidate clockwise from the previous dealer (the previous dealer himself first:
+    ours, following PR6-S2 'keeps dealing until he is no longer the fool')."""
     if losing_team is None or st.dealer is None:
         return st.dealer
     if st.teams is None:
         return losing_team
+    any_member = st.t("next_dealer") == "team_any_loser"
     for k in range(st.n):
         s = (st.dealer + k) % st.n
-        if st.team[s] == losing_team:
+        if st.team[s] == losing_team and (any_member or s not in st.out_bout):
             return s
     return None  # pragma: no cover
 
