@@ -34,7 +34,7 @@ def expected_lead(st, hand):
 def exchange_allowed(st, seat):
     if not st.toggles.get("trump_six_exchange") or st.trump_card_location != "talon_bottom":
         return False
-    need = 1 if st.toggles["trump_six_exchange_timing"] == "while_trump_card_in_talon" else 2
+    need = 2 if st.toggles["trump_six_exchange_timing"] == "while_face_down_cards_left" else 1
     six = st.trump_suit  # rank 0 of the trump suit
     return len(st.talon) >= need and six in st.hands[seat] and st.trump_card != six
 

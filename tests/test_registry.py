@@ -1,4 +1,4 @@
-"""The toggle registry and input validation (RULES.md §7; sim/RULINGS.md RUL-3, RUL-4)."""
+"""The toggle registry and input validation (docs/rules.md; sim/RULINGS.md RUL-3, RUL-4)."""
 import pytest
 
 from sim.core import rules as R
@@ -16,7 +16,9 @@ from sim.core import rules as R
     ("podkidnoy", "initial_lead", "same_rank_multiple"), ("podkidnoy", "first_bout_max_attack", 5),
     ("podkidnoy", "others_throw_in_timing", "after_first_cover"), ("perevodnoy", "transfer_in_first_bout", False),
     ("prostoy_6", "teams", "pairs_if_even"), ("podkidnoy", "teams", "none"),
-    ("prostoy_6", "prostoy_two_pair_lead_size", 5), ("podkidnoy", "trump_six_beats_trump_ace", False),
+    ("prostoy_6", "prostoy_two_pair_lead_size", 6), ("prostoy_5", "prostoy_two_pair_lead_size", 5),
+    ("prostoy_6", "trump_only_if_cannot_follow", True), ("prostoy_5", "trump_only_if_cannot_follow", False),
+    ("podkidnoy", "trump_only_if_cannot_follow", False), ("podkidnoy", "trump_six_beats_trump_ace", False),
 ])
 def test_preset_defaults_follow_their_source(family, toggle, expected):
     assert R.resolve(family, 2).toggles[toggle] == expected

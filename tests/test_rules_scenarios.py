@@ -1,4 +1,4 @@
-"""Hand-written rule scenarios for the reference referee (sim/referee.py).
+"""Hand-written rule scenarios for the reference referee (sim/referee/game.py).
 
 Each scenario is a small position + an action + the expected verdict (legal flag and deciding rule id),
 and where it matters the resulting state. Test ids start with the rule ids they exercise
@@ -301,9 +301,12 @@ sc("PR5-X1-trump-six-exchanged-for-face-up-trump", F5, P({0: "7C 8D QH 9S AH", 1
    A("exchange_trump_six", 1), True, "PR5-X1", after=_x1_after)
 sc("PR5-X1-player-without-trump-six-cannot-exchange", F5, P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=10),
    A("exchange_trump_six", 0), False, "PR5-X1")
-sc("PR5-X1-RUL-9-until-talon-exhausted-only-trump-card-left-illegal", F5,
+sc("PR5-X1-RUL-9-until-talon-exhausted-only-trump-card-left-legal", F5,
    P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=1),
-   A("exchange_trump_six", 1), False, "RUL-9")
+   A("exchange_trump_six", 1), True, "PR5-X1", after=_x1_after)
+sc("RUL-9-while-face-down-cards-left-only-trump-card-left-illegal", F5,
+   P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=1),
+   A("exchange_trump_six", 1), False, "RUL-9", toggles={"trump_six_exchange_timing": "while_face_down_cards_left"})
 sc("RUL-9-while-trump-card-in-talon-last-card-exchange-legal", F5,
    P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=1),
    A("exchange_trump_six", 1), True, "PR5-X1", toggles={"trump_six_exchange_timing": "while_trump_card_in_talon"})
@@ -347,16 +350,17 @@ sc("PR6-A1-two-card-lead-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon
    A("attack", 0, cards=["9C", "9H"]), False, "PR6-A2")
 sc("PR6-A2-pair-plus-third-card-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
    A("attack", 0, cards=["9C", "9H", "AH"]), True, "PR6-A2")
-sc("PR6-A3-two-pairs-plus-one-five-card-lead-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), True, "PR6-A3")
-sc("PR6-A3-two-pairs-plus-two-six-card-lead-with-toggle-6-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH", "10C"]), True, "PR6-A3",
-   toggles={"prostoy_two_pair_lead_size": 6})
-sc("PR6-A3-five-card-lead-with-toggle-6-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A3",
-   toggles={"prostoy_two_pair_lead_size": 6})
+sc("PR6-A3-two-pairs-plus-one-five-card-lead-with-toggle-5-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), True, "PR6-A3", toggles={"prostoy_two_pair_lead_size": 5})
+sc("PR6-A3-two-pairs-plus-two-six-card-lead-by-default-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH", "10C"]), True, "PR6-A3")
+sc("PR6-A3-five-card-lead-by-default-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A3")
+sc("PR6-A3-five-card-lead-in-prostoy-5-by-default-legal", "prostoy_5",
+   P({0: "9C 9H KD KH AH", 1: "6C 7C 8C JC QC"}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), True, "PR5-A4")
 sc("PR6-A4-lead-larger-than-defender-hand-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: "QC JC 6D 8S"}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A4")
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A4", toggles={"prostoy_two_pair_lead_size": 5})
 
 
 def _d2_after(st, ev):
@@ -375,10 +379,13 @@ sc("PR6-D2-all-covered-goes-to-discard", F6, P({0: "AS 10S", 1: "KC JC 8D 8S KH 
    after=lambda st, ev: (st.discard_count() == 36 - 2 - 6 - 3 + 6 and st.attacker == 1) or pytest.fail())
 sc("PR6-D3-no-cards-thrown-in-during-the-defence-illegal", F6, P({0: "7H AS", 1: "KC 8D 6C"}, ["7C"], talon=0),
    A("throw_in", 0, cards=["7H"]), False, "PR6-D3")
-sc("PR6-D1-one-shot-defence-trump-while-holding-higher-suit-card-illegal", F6,
+sc("PR6-D1-one-shot-defence-trump-while-holding-higher-suit-card-illegal-by-default", F6,
    P({0: "AD", 1: "9H 6S 8D"}, ["7H"], talon=0),
-   A("defend", 1, covers=[{"attack": "7H", "cover": "6S"}]), False, "PR6-D1",
-   toggles={"trump_only_if_cannot_follow": True})
+   A("defend", 1, covers=[{"attack": "7H", "cover": "6S"}]), False, "PR6-D1")
+sc("PR6-D1-toggle-off-trump-while-holding-higher-suit-card-legal", F6,
+   P({0: "AD", 1: "9H 6S 8D"}, ["7H"], talon=0),
+   A("defend", 1, covers=[{"attack": "7H", "cover": "6S"}]), True, "PR6-D2",
+   toggles={"trump_only_if_cannot_follow": False})
 sc("RUL-10-one-shot-defence-trump-allowed-when-suit-card-is-used-elsewhere", F6,
    P({0: "AD", 1: "9C 6S 8D JD"}, ["7C", "7D", "8C"], talon=0),
    A("defend", 1, covers=[{"attack": "7C", "cover": "6S"}, {"attack": "8C", "cover": "9C"},

@@ -72,3 +72,34 @@ def test_RUL_8_core_series_next_dealer_follows_the_toggle(runner_for, family, n,
                 other = _expected_next_dealer(a, "loser" if how == "team_any_loser" else "team_any_loser")
                 differ += other != want
     assert differ > 0, "the two next_dealer values never disagreed: the test has no power"
+
+
+@pytest.mark.rules("RUL-12", "PR6-D2")
+def test_RUL_12_core_take_all_returns_covers_known_and_leaves_no_stale_cover_slot():
+    """Take-all (partial_defence=false): covers the defender laid before a card stood come back to his hand
+    with the attack cards, are known to everybody, and no table cover slot keeps showing them."""
+    import random
+
+    from sim.core import layout as L
+    from sim.core import machine
+
+    rules = resolve("prostoy_6", 2, {})
+    rng = random.Random(7)
+    returned = 0
+    for seed in range(60):
+        d = machine.Deal(rules, seed=seed)
+        while not d.over:
+            used_before, dfn = int(d.ws[L.S_P_USED]), int(d.ws[L.O_DEFENDER])
+            table_before = int(d.ws[L.O_TABLE_MASK])
+            opts = sorted(d.legal_options())
+            covers = [o for o in opts if o != L.NO_CARD]
+            # cover while possible, then leave one standing now and then: the case RUL-12 is about
+            d.apply(rng.choice(covers) if covers and rng.random() < 0.8 else rng.choice(opts))
+            hands = d.hands()
+            slots = [int(x) for x in d.ws[L.O_TABLE_COV:L.O_TABLE_COV + 12] if x >= 0]
+            assert not any((h >> c) & 1 for h in hands for c in slots), "a cover slot shows a card in a hand"
+            if table_before and int(d.ws[L.O_TABLE_MASK]) == 0 and used_before and \
+                    (hands[dfn] & used_before) == used_before:
+                returned += 1
+                assert int(d.ws[L.O_KNOWN + dfn]) & used_before == used_before
+    assert returned > 0, "no take-all with covers happened: the test has no power"

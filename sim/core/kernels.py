@@ -678,10 +678,13 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
     covered = ws[S_P_COVERED]
     used = ws[S_P_USED]
     if ws[S_P_ALLCOV] == 0 and rv[R_PARTIAL] == 0:
-        # RUL-12 take-all: covers come back (everybody has seen them), the defender takes the attack
+        # RUL-12 take-all: covers come back (everybody has seen them), the defender takes the attack;
+        # their table slots are cleared so no view shows a cover that is back in his hand
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | used)
         ws[O_KNOWN + dfn] |= used
         ws[O_TABLE_MASK] &= ~used
+        for i in range(k):
+            ws[O_TABLE_COV + i] = -1
         covered = np.int64(0)
         used = np.int64(0)
     take = ws[S_LEAD_MASK] & ~covered

@@ -985,9 +985,9 @@ def _check_exchange(st: State, a: dict) -> Verdict:
     _require(st.trump_suit is not None and st.trump_card is not None, rule, "there is no face-up trump card")
     six = SIX * 4 + st.trump_suit
     _require(st.trump_under_talon(), "RUL-9", "the face-up trump card has already been drawn")
-    if st.t("trump_six_exchange_timing") == "until_talon_exhausted":
+    if st.t("trump_six_exchange_timing") == "while_face_down_cards_left":
         _require(len(st.talon) >= 2, "RUL-9",
-                 "no face-down card is left above the trump card, so the talon counts as exhausted")
+                 "no face-down card is left above the trump card (while_face_down_cards_left)")
     _require(st.trump_card != six, rule, "the face-up trump card is itself the six")
     _require(six in st.hands[p], rule, f"player {p} does not hold the trump six {nm(six)}")
     return Verdict(True, rule, f"player {p} may swap {nm(six)} for the face-up {nm(st.trump_card)}")
