@@ -55,12 +55,34 @@ def test_every_deal_ends_with_one_fool_or_a_draw(runner_for, family, n, toggles)
     assert recs["bouts"].min() >= 1
 
 
-def test_six_by_six_deal_leaves_no_talon_and_plays(runner_for):
-    """RUL-2: 6 players x 6 cards use the pack; the shown trump stays with the dealer."""
-    r = runner_for("podkidnoy", 6, strategies=("greedy",))
-    t = r.trace(seed=1, series=0)[0]
-    assert len(t["deck"]) == 36 and len(set(t["deck"])) == 36
-    assert t["result"]["bouts"] >= 1
+@pytest.mark.rules("RUL-2", "PR6-S1", "POD-S1")
+@pytest.mark.parametrize("family", ["podkidnoy", "prostoy_6"])
+def test_six_by_six_deal_leaves_no_talon_and_the_dealer_keeps_the_trump(family):
+    """RUL-2 (004: «следующая (или последняя) карта»): 6 players x 6 cards use the whole pack, dealt one at a
+    time clockwise from the dealer's left; the last card dealt, the dealer's sixth, is shown for trump and stays
+    in his hand; the talon is empty. The referee's deal of the same pack gives the same hands."""
+    from sim import referee
+    from sim.core import layout as L
+    from sim.core import machine
+    from sim.core.cards import card_name
+
+    rules = R.resolve(family, 6, {"teams": "none"})
+    for seed in range(5):
+        d = machine.Deal(rules, seed=seed)
+        deck, dealer, ws = d.deck, d.dealer, d.ws
+        assert sorted(deck) == list(range(36))
+        assert ws[L.O_TALON] == 0 and ws[L.S_TP] == ws[L.S_TEND] and ws[L.O_TRUMP_IN_TALON] == 0
+        trump = int(ws[L.O_TRUMP_CARD])
+        assert trump == deck[35] and ws[L.O_TRUMP_SUIT] == trump % 4
+        hands = d.hands()
+        assert (hands[dealer] >> trump) & 1, "the shown trump card must stay in the dealer's hand"
+        for k in range(6):
+            seat = (dealer + 1 + k) % 6
+            assert hands[seat] == sum(1 << deck[r * 6 + k] for r in range(6)), f"seat {seat} was not dealt in turn"
+        st = referee.new_deal(rules, [card_name(c) for c in deck], dealer)
+        assert [sorted(card_name(c) for c in h) for h in st.hands] == \
+            [sorted(card_name(c) for c in range(36) if (h >> c) & 1) for h in hands]
+        assert st.talon == [] and card_name(st.trump_card) == card_name(trump)
 
 
 BAD = str(Path(__file__).resolve().parent / "fixtures" / "bad_strategies")

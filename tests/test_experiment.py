@@ -77,11 +77,22 @@ def test_result_folder_has_everything_to_reproduce(tmp_path):
     assert json.loads(again.output)["strategies"] == json.loads((out / "summary.json").read_text())["strategies"]
 
 
-def test_team_report():
-    exp = X.experiment("podkidnoy", 4, {"teams": "2v2"}, strategies=["greedy", "random"], games=2000).run()
+@pytest.mark.rules("TEAM-3", "RUL-21")
+def test_team_report_matches_the_game_records(tmp_path):
+    """Each team's lost / drew / won rates are the share of finished deals the records say that team lost,
+    drew (a draw) and won (the other team lost), counted here from the per-game records."""
+    exp = X.experiment("podkidnoy", 4, {"teams": "2v2"}, strategies=["greedy", "random"], games=2000,
+                       out=tmp_path / "t", records=True).run()
     t = exp.team_table()
     assert list(t["seats"]) == ["0,2", "1,3"]
-    assert np.allclose(t["won"] + t["drew"] + t["lost"], 1.0)
+    recs = pd.concat(pd.read_parquet(p) for p in (tmp_path / "t" / "records").glob("*.parquet"))
+    done = recs[~recs["unfinished"].astype(bool)]
+    assert int(t["games"].iloc[0]) == len(done)
+    for k in (0, 1):
+        lost = (done["losing_team"] == k).mean()
+        drew = done["draw"].astype(bool).mean()
+        won = (done["losing_team"] == 1 - k).mean()
+        assert (t["lost"].iloc[k], t["drew"].iloc[k], t["won"].iloc[k]) == pytest.approx((lost, drew, won))
 
 
 def test_cli_compare_prints_a_verdict_and_saves(tmp_path):
