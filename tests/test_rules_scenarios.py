@@ -1009,18 +1009,55 @@ def _play(family, n, toggles, seed):
     dealer = rng.randrange(n)
     st = R.new_deal(rules, deck, dealer)
     actions = []
+    out_at = {}                                  # seat -> bout in which the test saw him go out
     while not st.over:
         legal = [a for a in _candidates(st, rng) if R.check(st, a).legal]
         assert legal, f"no legal action in a live deal: {st.to_position()}"
         moves = [a for a in legal if a["type"] != "exchange_trump_six"] or legal
         a = rng.choice(moves)
+        bout = st.bout
         R.apply(st, a)
         actions.append(a)
         assert st.card_invariant_problem(require_known=True) is None
         assert len(actions) < 3000
+        if st.over or st.bout != bout:           # a bout ended: who is now without cards, the talon gone
+            for p in range(n):
+                if p not in out_at and not st.hands[p] and not st.talon:
+                    out_at[p] = bout
     result = {k: st.result[k] for k in R.RESULT_KEYS}
     return {"family": family, "num_players": n, "toggles": dict(rules.toggles), "dealer": dealer, "deck": deck,
-            "actions": actions, "result": result}
+            "actions": actions, "result": result, "out_at": out_at, "final_bout": bout,
+            "holding": [p for p in range(n) if st.hands[p]], "teams": rules.teams,
+            "final_hands": [list(h) for h in st.hands]}
+
+
+def _expected_result(tr):
+    """RUL-20/21, TEAM-3 and HR-2 recomputed here from who still held cards and when each seat went out."""
+    n, out_at, final, holding = tr["num_players"], dict(tr["out_at"]), tr["final_bout"], tr["holding"]
+    team = {s: k for k, m in enumerate(tr["teams"] or [[s] for s in range(n)]) for s in m}
+    if len(holding) == 2 and tr["toggles"].get("pogony_instant_win"):   # HR-2: the two-sixes holder went out
+        winner = next(p for p in holding if len(tr_hands(tr, p)) == 2)
+        out_at[winner] = final
+        holding = [p for p in holding if p != winner]
+    losing = {team[p] for p in holding}
+    assert len(losing) <= 1, "a deal ended with two teams still holding cards"
+    lt = next(iter(losing)) if losing else None
+    outcome, places = [], []
+    for s in range(n):
+        mine = out_at.get(s)
+        if lt is not None and team[s] == lt:
+            outcome.append("fool")
+        elif lt is None and team[s] in {team[p] for p, b in out_at.items() if b == final}:
+            outcome.append("drew")
+        else:
+            outcome.append("escaped")
+        places.append(n if mine is None else 1 + sum(1 for b in out_at.values() if b < mine))
+    fool = lt if (lt is not None and not tr["teams"]) else None
+    return {"fool": fool, "losing_team": lt if tr["teams"] else None, "outcome": outcome, "places": places}
+
+
+def tr_hands(tr, p):
+    return tr["final_hands"][p]
 
 
 GEN = [("prostoy_5", 2, {}), ("prostoy_5", 4, {}), ("prostoy_6", 3, {}), ("prostoy_6", 4, {}),
@@ -1030,9 +1067,10 @@ GEN = [("prostoy_5", 2, {}), ("prostoy_5", 4, {}), ("prostoy_6", 3, {}), ("prost
        ("perevodnoy", 3, {"proezdnoy": True, "pokaznoy": True}), ("perevodnoy", 4, {"teams": "2v2"})]
 
 
+@pytest.mark.rules("RUL-20", "RUL-21", "TEAM-3", "HR-2", "C-4")
 @pytest.mark.parametrize("family,n,toggles", GEN, ids=[f"RUL-20-RUL-21-whole-deal-{f}-{n}p-{i}"
                                                       for i, (f, n, _) in enumerate(GEN)])
-def test_generated_deals_end_and_replay(family, n, toggles):
+def test_generated_deals_end_with_the_result_the_rules_give(family, n, toggles):
     for seed in range(4):
         tr = _play(family, n, toggles, seed)
         res = tr["result"]
@@ -1044,8 +1082,8 @@ def test_generated_deals_end_and_replay(family, n, toggles):
             assert (res["fool"] is None) == ("fool" not in res["outcome"])
             if res["fool"] is not None:
                 assert res["places"][res["fool"]] == n
-        mine = R.replay(tr)
-        assert {k: mine[k] for k in R.RESULT_KEYS} == {k: res[k] for k in R.RESULT_KEYS}
+        want = _expected_result(tr)
+        assert {k: res[k] for k in want} == want, (tr["out_at"], tr["holding"])
 
 
 # =============================================================================================
