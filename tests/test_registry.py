@@ -36,6 +36,7 @@ def test_every_registry_toggle_of_rules_md_is_known():
     assert names <= set(R.TOGGLE_BY_NAME)
 
 
+@pytest.mark.rules("RUL-3")
 @pytest.mark.parametrize("family,n,toggles,message", [
     ("podkidnoy", 2, {"no_such_rule": "1"}, "unknown toggle 'no_such_rule'"),
     ("podkidnoy", 2, {"initial_lead": "triple"}, "value 'triple' is not allowed"),
@@ -58,6 +59,7 @@ def test_six_players_at_six_cards_is_allowed():  # RUL-2: the whole pack is deal
     assert R.resolve("podkidnoy", 6).num_players == 6
 
 
+@pytest.mark.rules("RUL-4", "TEAM-1")
 @pytest.mark.parametrize("teams,n,expected", [
     ("2v2", 4, [[0, 2], [1, 3]]), ("3v3", 6, [[0, 2, 4], [1, 3, 5]]),
     ("pairs_if_even", 4, [[0, 2], [1, 3]]), ("pairs_if_even", 6, [[0, 3], [1, 4], [2, 5]]),

@@ -66,6 +66,7 @@ def test_every_strategy_declares_name_description_families_params():
         assert (mod.__doc__ or "").strip(), f"{n}: the docstring must say where the idea comes from"
 
 
+@pytest.mark.rules("C-4", "TEAM-3", "RUL-22")
 @pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
 def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
     """batch.run raises IllegalMoveError on any illegal answer (10,000 games per strategy and family); every
