@@ -95,7 +95,8 @@ def test_team_report_matches_the_game_records(tmp_path):
         assert (t["lost"].iloc[k], t["drew"].iloc[k], t["won"].iloc[k]) == pytest.approx((lost, drew, won))
 
 
-def test_cli_compare_prints_a_verdict_and_saves(tmp_path):
+@pytest.mark.rules("HR-1")
+def test_cli_compare_separates_draws_from_fool_rates(tmp_path):
     res = CliRunner().invoke(main, ["compare", "--rules", "prostoy_5", "--a", "trump_six_beats_trump_ace=true",
                                     "--b", "trump_six_beats_trump_ace=false", "--games", "20000",
                                     "--out", str(tmp_path / "c")])
@@ -104,6 +105,15 @@ def test_cli_compare_prints_a_verdict_and_saves(tmp_path):
     assert (tmp_path / "c" / "report.md").exists() and (tmp_path / "c" / "comparison.png").exists()
     meta = json.loads((tmp_path / "c" / "metadata.json").read_text())
     assert meta["arms"][0]["toggles"]["trump_six_beats_trump_ace"] is True
+    # issue 13 §1: with greedy the rule only turns some lost deals into draws; among deals decided in both arms
+    # nothing changes, and the verdict says so next to the draw and unfinished changes
+    t = pd.read_parquet(tmp_path / "c" / "comparison.parquet").set_index("metric")
+    assert t.loc["draw", "diff"] > 0 and t.loc["draw", "significant"]
+    decided = t[t.index.str.endswith("_decided")]
+    assert len(decided) == 6 and (decided["diff"] == 0).all()
+    assert "unfinished" in t.index
+    v = meta["verdict"]
+    assert "Among deals decided in both arms" in v and "Draws: " in v and "Unfinished deals" in v
 
 
 def test_cli_tournament_ranks_greedy_above_random(tmp_path):
