@@ -131,3 +131,21 @@ def test_cli_replay_tells_the_game():
     assert "leads" in res.output and "game over after" in res.output
     js = CliRunner().invoke(main, ["replay", "--seed", "3", "--game", "5", "--players", "3", "--json"])
     assert json.loads(js.output)["actions"][0]["type"] in ("attack", "exchange_trump_six")
+
+
+def test_panel_verdict_says_whether_the_answer_holds_across_skill():
+    """issue 13 §2: same direction everywhere holds; real for some line-ups only, or opposite, depends."""
+    from sim.experiments.compare import panel_verdict
+
+    class C:
+        def __init__(self, diff, sig):
+            self.t = pd.DataFrame([{"metric": "draw", "diff": diff, "significant": sig}]).set_index("metric")
+
+        def table(self):
+            return self.t
+
+    assert panel_verdict({"greedy": C(0.01, True), "expert": C(0.02, True)}, "draw").startswith("The answer holds")
+    assert panel_verdict({"greedy": C(0.0, False), "expert": C(0.02, True)}, "draw").startswith(
+        "The answer depends on how well people play")
+    assert "opposite" in panel_verdict({"greedy": C(-0.01, True), "expert": C(0.02, True)}, "draw")
+    assert "greedy +1.00" in panel_verdict({"greedy": C(0.01, True)}, "draw")

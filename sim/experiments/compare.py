@@ -365,3 +365,32 @@ def plot_comparison(c: Comparison, path: Path | None = None):
     ax.set_yticks(y, df["description"], fontsize=8)
     ax.set_xlabel(f"difference A - B (points), 95% intervals\nA: {c.a.label}   B: {c.b.label}", fontsize=8)
     return finish(fig, path)
+
+
+def default_panel() -> list[str]:
+    """Issue 13 §2: the line-ups a rule question is answered for, weakest first: greedy, expert, and the search
+    player once strategies/search.py exists."""
+    from sim.core import dispatch
+    have = set(dispatch.discover())
+    return [s for s in ("greedy", "expert", "search") if s in have]
+
+
+def panel_verdict(results: dict, metric: str) -> str:
+    """One sentence: does the answer hold across the panel, or depend on how well people play?
+    results: strategy -> Comparison (each arm played by that strategy in every seat)."""
+    signs = {}
+    for name, c in results.items():
+        row = c.table().loc[metric]
+        signs[name] = (0 if not row["significant"] else (1 if row["diff"] > 0 else -1), 100 * row["diff"])
+    parts = ", ".join(f"{n} {d:+.2f}" + ("" if s else " (no detectable change)") for n, (s, d) in signs.items())
+    kinds = {s for s, _ in signs.values()}
+    if kinds == {0}:
+        head = "The answer holds across the panel: no line-up shows a detectable change"
+    elif len(kinds) == 1:
+        head = "The answer holds across the panel: every line-up moves the same way"
+    elif 0 in kinds and len(kinds) == 2:
+        head = "The answer depends on how well people play: the change shows only for some line-ups"
+    else:
+        head = "The answer depends on how people play: the line-ups move in opposite directions"
+    unit = "points" if metric not in COUNTS else UNITS[metric]
+    return f"{head} ({parts} {unit})."
