@@ -330,11 +330,14 @@ def _arm_rules(preset, players, common, extra):
 @click.option("--threads", type=THREADS, default=0, help=THREADS_HELP)
 @click.option("--rotate/--no-rotate", default=True, show_default=True)
 @click.option("--metric", default=None, help="Headline metric of the verdict (default: chosen from the question).")
+@click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
+              help="Answer the question once per strategy (each playing every seat) and say whether the answer "
+                   "holds across them; 'default' = greedy, expert (and search once it exists).")
 @click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None)
 @click.option("--no-save", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
 def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, strategies, a_strategies,
-            b_strategies, paths, games, seed, threads, rotate, metric, out, no_save, as_json):
+            b_strategies, paths, games, seed, threads, rotate, metric, panel, out, no_save, as_json):
     """Two rule sets or two line-ups on the same deals: each difference with its 95% interval,
     p-value and a verdict in plain words.
 
@@ -344,6 +347,12 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
     from sim.experiments.compare import Arm, Comparison
     from sim.core.dispatch import StrategyError
     from sim.experiments.experiment import ExperimentError
+    if panel:
+        if strategies or a_strategies or b_strategies:
+            raise click.BadParameter("--panel plays each panel strategy in every seat; drop --strategy",
+                                     param_hint="'--panel'")
+        return _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, paths, games, seed,
+                              threads, rotate, metric, panel, out, no_save, as_json)
     try:
         ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
         rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
@@ -375,6 +384,48 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
         click.echo(c.markdown(metric))
         if c.out:
             click.echo(f"results, metadata and plot: {c.out}")
+
+
+def _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, paths, games, seed, threads,
+                   rotate, metric, panel, out, no_save, as_json):
+    """issue 13 §2: the same question for each strategy of the panel, then whether the answer holds across it."""
+    from sim.experiments import batch
+    from sim.experiments.compare import Arm, Comparison, default_metric, default_panel, panel_verdict
+    from sim.core.dispatch import StrategyError
+    from sim.experiments.experiment import ExperimentError
+    names = [x for p in panel for x in (default_panel() if p == "default" else [p])]
+    results = {}
+    try:
+        ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
+        rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
+        label_a = " ".join(a_toggles) or (a_rules or "") or "A"
+        label_b = " ".join(b_toggles) or (b_rules or "") or "B"
+        for name in names:
+            c = Comparison(Arm(label_a, ra, batch.make_lineup(ra, [name], paths)),
+                           Arm(label_b, rb, batch.make_lineup(rb, [name], paths)), seed=seed, games=games,
+                           rotate=rotate, threads=threads or None, paths=tuple(paths))
+            _with_progress(c, not as_json)
+            results[name] = c
+        first = next(iter(results.values()))
+        metric = metric or default_metric(first)
+        summary = panel_verdict(results, metric)
+    except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError, KeyError) as e:
+        raise Fail(str(e)) from None
+    if not no_save:
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        root = out or Path.cwd() / "results" / "runs" / f"{stamp}-compare-{ra.family}"
+        for name, c in results.items():
+            c.out = root / name
+            c.write_outputs(metric)
+        root.mkdir(parents=True, exist_ok=True)
+        (root / "panel.md").write_text(f"# Across the panel\n\n{summary}\n")
+    if as_json:
+        click.echo(json.dumps({"panel": summary, "verdicts": {n: c.verdict(metric) for n, c in results.items()}},
+                              indent=1, default=str))
+        return
+    for name, c in results.items():
+        click.echo(f"## Played by {name} in every seat\n\n{c.verdict(metric)}\n")
+    click.echo(f"## Across the panel\n\n{summary}")
 
 
 @main.command()

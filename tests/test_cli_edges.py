@@ -1,11 +1,14 @@
 """Edge cases of the commands that need a compiled engine (the bad-input catalogue needs none)."""
 import json
 
+import pytest
+
 from click.testing import CliRunner
 
 from sim.cli import main
 
 
+@pytest.mark.rules("RUL-22")
 def test_replay_of_an_unfinished_deal_says_so():
     # podkidnoy, 3 x expert, seed 1: game 1305 is still running after 1,000 bouts (RUL-22)
     res = CliRunner().invoke(main, ["replay", "--players", "3", "--strategy", "expert", "--seed", "1",

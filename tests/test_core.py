@@ -31,6 +31,7 @@ def test_results_do_not_depend_on_threads_or_chunk_size():
     assert (a.draws, a.bouts, a.games) == (b.draws, b.bouts, b.games)
 
 
+@pytest.mark.rules("C-4", "RUL-20", "RUL-21", "TEAM-3")
 @pytest.mark.parametrize("family,n,toggles", [
     ("podkidnoy", 2, {}), ("podkidnoy", 6, {}), ("podkidnoy", 4, {"teams": "2v2"}),
     ("perevodnoy", 6, {"teams": "3v3"}), ("prostoy_5", 3, {}), ("prostoy_6", 6, {}), ("prostoy_6", 4, {}),
@@ -55,12 +56,55 @@ def test_every_deal_ends_with_one_fool_or_a_draw(runner_for, family, n, toggles)
     assert recs["bouts"].min() >= 1
 
 
-def test_six_by_six_deal_leaves_no_talon_and_plays(runner_for):
-    """RUL-2: 6 players x 6 cards use the pack; the shown trump stays with the dealer."""
-    r = runner_for("podkidnoy", 6, strategies=("greedy",))
-    t = r.trace(seed=1, series=0)[0]
-    assert len(t["deck"]) == 36 and len(set(t["deck"])) == 36
-    assert t["result"]["bouts"] >= 1
+@pytest.mark.rules("RUL-2", "PR6-S1", "POD-S1")
+@pytest.mark.parametrize("family", ["podkidnoy", "prostoy_6"])
+def test_six_by_six_deal_leaves_no_talon_and_the_dealer_keeps_the_trump(family):
+    """RUL-2 (004: «следующая (или последняя) карта»): 6 players x 6 cards use the whole pack, dealt one at a
+    time clockwise from the dealer's left; the last card dealt, the dealer's sixth, is shown for trump and stays
+    in his hand; the talon is empty. The referee's deal of the same pack gives the same hands."""
+    from sim import referee
+    from sim.core import layout as L
+    from sim.core import machine
+    from sim.core.cards import card_name
+
+    rules = R.resolve(family, 6, {"teams": "none"})
+    for seed in range(5):
+        d = machine.Deal(rules, seed=seed)
+        deck, dealer, ws = d.deck, d.dealer, d.ws
+        assert sorted(deck) == list(range(36))
+        assert ws[L.O_TALON] == 0 and ws[L.S_TP] == ws[L.S_TEND] and ws[L.O_TRUMP_IN_TALON] == 0
+        trump = int(ws[L.O_TRUMP_CARD])
+        assert trump == deck[35] and ws[L.O_TRUMP_SUIT] == trump % 4
+        hands = d.hands()
+        assert (hands[dealer] >> trump) & 1, "the shown trump card must stay in the dealer's hand"
+        for k in range(6):
+            seat = (dealer + 1 + k) % 6
+            assert hands[seat] == sum(1 << deck[r * 6 + k] for r in range(6)), f"seat {seat} was not dealt in turn"
+        st = referee.new_deal(rules, [card_name(c) for c in deck], dealer)
+        assert [sorted(card_name(c) for c in h) for h in st.hands] == \
+            [sorted(card_name(c) for c in range(36) if (h >> c) & 1) for h in hands]
+        assert st.talon == [] and card_name(st.trump_card) == card_name(trump)
+
+
+@pytest.mark.rules("C-1", "PR5-S3", "RUL-2", "RUL-7")
+def test_five_card_deal_one_at_a_time_trump_under_the_talon_left_neighbour_leads():
+    """prostoy_5, 3 players: 36 cards, five each dealt one at a time clockwise from the dealer's left, the
+    next card turned for trump and lying last in the talon, the dealer's left neighbour attacks (PR5-S3)."""
+    from sim.core import layout as L
+    from sim.core import machine
+
+    rules = R.resolve("prostoy_5", 3, {"trump_six_exchange": False})
+    for seed in range(5):
+        d = machine.Deal(rules, seed=seed)
+        deck, dealer, ws = d.deck, d.dealer, d.ws
+        assert sorted(deck) == list(range(36))
+        hands = d.hands()
+        for k in range(3):
+            assert hands[(dealer + 1 + k) % 3] == sum(1 << deck[r * 3 + k] for r in range(5))
+        assert ws[L.O_TRUMP_CARD] == deck[15] and ws[L.O_TRUMP_SUIT] == deck[15] % 4
+        talon = [int(x) for x in ws[L.S_TALON + ws[L.S_TP]:L.S_TALON + ws[L.S_TEND]]]
+        assert talon == deck[16:] + [deck[15]] and ws[L.O_TALON] == 21
+        assert ws[L.O_ATTACKER] == (dealer + 1) % 3 and ws[L.O_DEFENDER] == (dealer + 2) % 3
 
 
 BAD = str(Path(__file__).resolve().parent / "fixtures" / "bad_strategies")

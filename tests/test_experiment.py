@@ -77,14 +77,26 @@ def test_result_folder_has_everything_to_reproduce(tmp_path):
     assert json.loads(again.output)["strategies"] == json.loads((out / "summary.json").read_text())["strategies"]
 
 
-def test_team_report():
-    exp = X.experiment("podkidnoy", 4, {"teams": "2v2"}, strategies=["greedy", "random"], games=2000).run()
+@pytest.mark.rules("TEAM-3", "RUL-21")
+def test_team_report_matches_the_game_records(tmp_path):
+    """Each team's lost / drew / won rates are the share of finished deals the records say that team lost,
+    drew (a draw) and won (the other team lost), counted here from the per-game records."""
+    exp = X.experiment("podkidnoy", 4, {"teams": "2v2"}, strategies=["greedy", "random"], games=2000,
+                       out=tmp_path / "t", records=True).run()
     t = exp.team_table()
     assert list(t["seats"]) == ["0,2", "1,3"]
-    assert np.allclose(t["won"] + t["drew"] + t["lost"], 1.0)
+    recs = pd.concat(pd.read_parquet(p) for p in (tmp_path / "t" / "records").glob("*.parquet"))
+    done = recs[~recs["unfinished"].astype(bool)]
+    assert int(t["games"].iloc[0]) == len(done)
+    for k in (0, 1):
+        lost = (done["losing_team"] == k).mean()
+        drew = done["draw"].astype(bool).mean()
+        won = (done["losing_team"] == 1 - k).mean()
+        assert (t["lost"].iloc[k], t["drew"].iloc[k], t["won"].iloc[k]) == pytest.approx((lost, drew, won))
 
 
-def test_cli_compare_prints_a_verdict_and_saves(tmp_path):
+@pytest.mark.rules("HR-1")
+def test_cli_compare_separates_draws_from_fool_rates(tmp_path):
     res = CliRunner().invoke(main, ["compare", "--rules", "prostoy_5", "--a", "trump_six_beats_trump_ace=true",
                                     "--b", "trump_six_beats_trump_ace=false", "--games", "20000",
                                     "--out", str(tmp_path / "c")])
@@ -93,6 +105,15 @@ def test_cli_compare_prints_a_verdict_and_saves(tmp_path):
     assert (tmp_path / "c" / "report.md").exists() and (tmp_path / "c" / "comparison.png").exists()
     meta = json.loads((tmp_path / "c" / "metadata.json").read_text())
     assert meta["arms"][0]["toggles"]["trump_six_beats_trump_ace"] is True
+    # issue 13 §1: with greedy the rule only turns some lost deals into draws; among deals decided in both arms
+    # nothing changes, and the verdict says so next to the draw and unfinished changes
+    t = pd.read_parquet(tmp_path / "c" / "comparison.parquet").set_index("metric")
+    assert t.loc["draw", "diff"] > 0 and t.loc["draw", "significant"]
+    decided = t[t.index.str.endswith("_decided")]
+    assert len(decided) == 6 and (decided["diff"] == 0).all()
+    assert "unfinished" in t.index
+    v = meta["verdict"]
+    assert "Among deals decided in both arms" in v and "Draws: " in v and "Unfinished deals" in v
 
 
 def test_cli_tournament_ranks_greedy_above_random(tmp_path):
@@ -110,3 +131,21 @@ def test_cli_replay_tells_the_game():
     assert "leads" in res.output and "game over after" in res.output
     js = CliRunner().invoke(main, ["replay", "--seed", "3", "--game", "5", "--players", "3", "--json"])
     assert json.loads(js.output)["actions"][0]["type"] in ("attack", "exchange_trump_six")
+
+
+def test_panel_verdict_says_whether_the_answer_holds_across_skill():
+    """issue 13 §2: same direction everywhere holds; real for some line-ups only, or opposite, depends."""
+    from sim.experiments.compare import panel_verdict
+
+    class C:
+        def __init__(self, diff, sig):
+            self.t = pd.DataFrame([{"metric": "draw", "diff": diff, "significant": sig}]).set_index("metric")
+
+        def table(self):
+            return self.t
+
+    assert panel_verdict({"greedy": C(0.01, True), "expert": C(0.02, True)}, "draw").startswith("The answer holds")
+    assert panel_verdict({"greedy": C(0.0, False), "expert": C(0.02, True)}, "draw").startswith(
+        "The answer depends on how well people play")
+    assert "opposite" in panel_verdict({"greedy": C(-0.01, True), "expert": C(0.02, True)}, "draw")
+    assert "greedy +1.00" in panel_verdict({"greedy": C(0.01, True)}, "draw")

@@ -1,4 +1,4 @@
-"""The toggle registry and input validation (RULES.md §7; sim/RULINGS.md RUL-3, RUL-4)."""
+"""The toggle registry and input validation (docs/rules.md; sim/RULINGS.md RUL-3, RUL-4)."""
 import pytest
 
 from sim.core import rules as R
@@ -16,7 +16,9 @@ from sim.core import rules as R
     ("podkidnoy", "initial_lead", "same_rank_multiple"), ("podkidnoy", "first_bout_max_attack", 5),
     ("podkidnoy", "others_throw_in_timing", "after_first_cover"), ("perevodnoy", "transfer_in_first_bout", False),
     ("prostoy_6", "teams", "pairs_if_even"), ("podkidnoy", "teams", "none"),
-    ("prostoy_6", "prostoy_two_pair_lead_size", 5), ("podkidnoy", "trump_six_beats_trump_ace", False),
+    ("prostoy_6", "prostoy_two_pair_lead_size", 6), ("prostoy_5", "prostoy_two_pair_lead_size", 5),
+    ("prostoy_6", "trump_only_if_cannot_follow", True), ("prostoy_5", "trump_only_if_cannot_follow", False),
+    ("podkidnoy", "trump_only_if_cannot_follow", False), ("podkidnoy", "trump_six_beats_trump_ace", False),
 ])
 def test_preset_defaults_follow_their_source(family, toggle, expected):
     assert R.resolve(family, 2).toggles[toggle] == expected
@@ -34,6 +36,7 @@ def test_every_registry_toggle_of_rules_md_is_known():
     assert names <= set(R.TOGGLE_BY_NAME)
 
 
+@pytest.mark.rules("RUL-3")
 @pytest.mark.parametrize("family,n,toggles,message", [
     ("podkidnoy", 2, {"no_such_rule": "1"}, "unknown toggle 'no_such_rule'"),
     ("podkidnoy", 2, {"initial_lead": "triple"}, "value 'triple' is not allowed"),
@@ -56,6 +59,7 @@ def test_six_players_at_six_cards_is_allowed():  # RUL-2: the whole pack is deal
     assert R.resolve("podkidnoy", 6).num_players == 6
 
 
+@pytest.mark.rules("RUL-4", "TEAM-1")
 @pytest.mark.parametrize("teams,n,expected", [
     ("2v2", 4, [[0, 2], [1, 3]]), ("3v3", 6, [[0, 2, 4], [1, 3, 5]]),
     ("pairs_if_even", 4, [[0, 2], [1, 3]]), ("pairs_if_even", 6, [[0, 3], [1, 4], [2, 5]]),

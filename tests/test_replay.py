@@ -57,6 +57,7 @@ def _lineup(n, i):
     return ("random",)
 
 
+@pytest.mark.rules("RUL-15", "RUL-16", "RUL-17", "RUL-19", "POD-L2", "PER-1")
 @pytest.mark.parametrize("family,n,toggles,i,games", CASES,
                          ids=[f"{c[0]}-{c[1]}p-{c[3]}" for c in CASES])
 def test_core_traces_replay_through_the_referee(runner_for, family, n, toggles, i, games):
@@ -66,6 +67,7 @@ def test_core_traces_replay_through_the_referee(runner_for, family, n, toggles, 
         referee.replay(tr)  # raises ReplayError with the action index and the rule on any disagreement
 
 
+@pytest.mark.rules("RUL-7", "RUL-8", "POD-S2", "PR5-S2", "PR6-S2")
 @pytest.mark.parametrize("family,n,toggles", [
     ("podkidnoy", 3, {"first_attacker_later_deals": "pod_duraka"}),
     ("podkidnoy", 4, {"first_attacker_later_deals": "iz_pod_duraka", "teams": "2v2"}),

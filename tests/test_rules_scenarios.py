@@ -1,4 +1,4 @@
-"""Hand-written rule scenarios for the reference referee (sim/referee.py).
+"""Hand-written rule scenarios for the reference referee (sim/referee/game.py).
 
 Each scenario is a small position + an action + the expected verdict (legal flag and deciding rule id),
 and where it matters the resulting state. Test ids start with the rule ids they exercise
@@ -7,7 +7,6 @@ and where it matters the resulting state. Test ids start with the rule ids they 
 from __future__ import annotations
 
 import random
-import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,13 +87,14 @@ class Sc:
     rule: str | None
     toggles: dict = field(default_factory=dict)
     after: Callable | None = None   # after(state, events) -> assertions on the resulting state
+    tags: tuple = ()                 # further rule ids the scenario exercises (what `after` checks)
 
 
 SCENARIOS: list[Sc] = []
 
 
-def sc(id, family, position, action, legal, rule, toggles=None, after=None):
-    SCENARIOS.append(Sc(id, family, position, action, legal, rule, dict(toggles or {}), after))
+def sc(id, family, position, action, legal, rule, toggles=None, after=None, tags=""):
+    SCENARIOS.append(Sc(id, family, position, action, legal, rule, dict(toggles or {}), after, tuple(tags.split())))
 
 
 def result_is(fool=None, losing_team=None, outcome=None, places=None, bouts="any", next_dealer="any"):
@@ -174,7 +174,7 @@ _c6_pos = P({0: "8D AD KD QD JD", 1: "9H 6C 8C JC QC KC"}, ["7H"])
 P_C6_DISCARD = 36 - 11 - 1 - 10
 sc("C-6-POD-R1-beaten-table-goes-face-down-to-discard", "podkidnoy", _c6_pos,
    A("cover", 1, attack="7H", cover="9H"), True, "C-2",
-   after=all_of(_c6_after, roles_are(1, 0)))
+   after=all_of(_c6_after, roles_are(1, 0)), tags="C-6 POD-R1")
 
 
 def _c3_after(st, ev):
@@ -185,11 +185,11 @@ def _c3_after(st, ev):
 
 sc("C-3-POD-R3-face-up-trump-card-is-drawn-last", "podkidnoy",
    P({0: "7C 8D 9D JD QD", 1: "6C 8C 10C JC"}, ["7H/9H"], talon="KD AS"),
-   A("pass", 0), True, "POD-T3", after=_c3_after)
+   A("pass", 0), True, "POD-T3", after=_c3_after, tags="C-3 POD-R3")
 sc("C-4-POD-E4-successful-defender-left-with-cards-is-the-fool", "podkidnoy",
    P({0: "7H", 1: "9H 6C 8D"}, [], talon=0, dealer=0),
    SEQ(A("attack", 0, cards=["7H"]), A("cover", 1, attack="7H", cover="9H")), True, "C-2",
-   after=result_is(fool=1, outcome=["escaped", "fool"], places=[2 - 1, 2], next_dealer=1))
+   after=result_is(fool=1, outcome=["escaped", "fool"], places=[2 - 1, 2], next_dealer=1), tags="C-4 POD-E4")
 
 # =============================================================================================
 # §2 prostoy_5 (seed 000)
@@ -242,7 +242,7 @@ def _p512_after(st, ev):
 P512_DISCARD = 36 - 5 - 3
 sc("PR5-D4-PR5-D3-PR5-T2-worked-example-000-06", F5, P512,
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}, {"attack": "7D", "cover": "8D"}], take=["QH"]),
-   True, "PR5-D1", after=all_of(_p512_after, roles_are(0, 1)))
+   True, "PR5-D1", after=all_of(_p512_after, roles_are(0, 1)), tags="PR5-D4 PR5-D3 PR5-T2")
 sc("PR5-D1-take-list-must-be-exactly-the-uncovered-cards-illegal", F5, P512,
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}], take=["QH"]), False, "PR5-D1")
 sc("PR5-D1-may-cover-none-and-take-all-legal", F5, P512,
@@ -254,11 +254,11 @@ sc("PR5-D2-trump-only-by-higher-trump-illegal", F5, P({0: "AD", 1: "7S 8D"}, ["9
    A("defend", 1, covers=[{"attack": "9S", "cover": "7S"}]), False, "PR5-D2")
 sc("PR5-T1-PR5-S4-beaten-off-defender-attacks-next-skipping-out-seat", F5,
    P({0: "8C 9C", 1: "AD", 2: "9H KC", 3: ""}, ["7H"], attacker=1, defender=2, talon=0, out=[3]),
-   A("defend", 2, covers=[{"attack": "7H", "cover": "9H"}]), True, "PR5-T1", after=roles_are(2, 0))
+   A("defend", 2, covers=[{"attack": "7H", "cover": "9H"}]), True, "PR5-T1", after=roles_are(2, 0), tags="PR5-S4")
 sc("PR5-T2-defender-who-took-is-skipped-with-three-players", F5,
    P({0: "AS 10D", 1: "KC 8D 6C", 2: "9H 9D"}, ["7C", "7D", "QH"], talon=0),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}, {"attack": "7D", "cover": "8D"}], take=["QH"]),
-   True, "PR5-D1", after=roles_are(2, 0))
+   True, "PR5-D1", after=roles_are(2, 0), tags="PR5-T2")
 
 
 def _r1_after(st, ev):
@@ -269,7 +269,7 @@ def _r1_after(st, ev):
 
 sc("PR5-R1-RUL-13-attacker-refills-immediately-after-attacking", F5,
    P({0: "7C 7D QH 9S AH", 1: D5}, talon="8C 9C QS"),
-   A("attack", 0, cards=["7C", "7D", "QH"]), True, "PR5-A3", after=_r1_after)
+   A("attack", 0, cards=["7C", "7D", "QH"]), True, "PR5-A3", after=_r1_after, tags="PR5-R1 RUL-13")
 
 
 def _r3_after(st, ev):
@@ -281,15 +281,15 @@ def _r3_after(st, ev):
 sc("PR5-R3-face-up-trump-drawn-last-by-the-defender", F5,
    P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H QS"}, talon="8C JS"),
    SEQ(A("attack", 0, cards=["7C"]), A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}])),
-   True, "PR5-T1", after=_r3_after)
+   True, "PR5-T1", after=_r3_after, tags="PR5-R3")
 sc("PR5-R2-defender-refills-after-responding-and-keeps-extras", F5,
    P({0: "AS 10D 9D JD QD", 1: "KC 8D 6C 6H"}, ["7C", "7D", "QH"], talon=5),
    A("defend", 1, covers=[], take=["7C", "7D", "QH"]), True, "PR5-D1",
-   after=lambda st, ev: (len(st.hands[1]) == 7 and len(st.talon) == 5) or pytest.fail(len(st.hands[1])))
+   after=lambda st, ev: (len(st.hands[1]) == 7 and len(st.talon) == 5) or pytest.fail(len(st.hands[1])), tags="PR5-R2")
 sc("PR5-R2-defender-refills-to-five-after-beating-off", F5,
    P({0: "AS 10D 9D JD QD", 1: "KC 8D 6C"}, ["7C"], talon=5),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR5-T1",
-   after=lambda st, ev: (len(st.hands[1]) == 5 and len(st.talon) == 2) or pytest.fail(len(st.hands[1])))
+   after=lambda st, ev: (len(st.hands[1]) == 5 and len(st.talon) == 2) or pytest.fail(len(st.hands[1])), tags="PR5-R2")
 
 
 def _x1_after(st, ev):
@@ -301,9 +301,12 @@ sc("PR5-X1-trump-six-exchanged-for-face-up-trump", F5, P({0: "7C 8D QH 9S AH", 1
    A("exchange_trump_six", 1), True, "PR5-X1", after=_x1_after)
 sc("PR5-X1-player-without-trump-six-cannot-exchange", F5, P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=10),
    A("exchange_trump_six", 0), False, "PR5-X1")
-sc("PR5-X1-RUL-9-until-talon-exhausted-only-trump-card-left-illegal", F5,
+sc("PR5-X1-RUL-9-until-talon-exhausted-only-trump-card-left-legal", F5,
    P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=1),
-   A("exchange_trump_six", 1), False, "RUL-9")
+   A("exchange_trump_six", 1), True, "PR5-X1", after=_x1_after, tags="RUL-9")
+sc("RUL-9-while-face-down-cards-left-only-trump-card-left-illegal", F5,
+   P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=1),
+   A("exchange_trump_six", 1), False, "RUL-9", toggles={"trump_six_exchange_timing": "while_face_down_cards_left"})
 sc("RUL-9-while-trump-card-in-talon-last-card-exchange-legal", F5,
    P({0: "7C 8D QH 9S AH", 1: "KC 8H 6C 10H 6S"}, talon=1),
    A("exchange_trump_six", 1), True, "PR5-X1", toggles={"trump_six_exchange_timing": "while_trump_card_in_talon"})
@@ -317,23 +320,23 @@ def _e1_after(st, ev):
 sc("PR5-E1-empty-hand-and-empty-talon-goes-out-and-is-skipped", F5,
    P({0: "7C", 1: "KC 8D", 2: "9H"}, talon=0),
    SEQ(A("attack", 0, cards=["7C"]), A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}])),
-   True, "PR5-T1", after=_e1_after)
+   True, "PR5-T1", after=_e1_after, tags="PR5-E1")
 sc("PR5-E2-successful-defender-went-out-next-active-attacks", F5,
    P({0: "8H", 1: "KC", 2: "9H 10D"}, ["7C"], talon=0),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR5-T1",
-   after=all_of(roles_are(2, 0), lambda st, ev: st.is_out[1] or pytest.fail()))
+   after=all_of(roles_are(2, 0), lambda st, ev: st.is_out[1] or pytest.fail()), tags="PR5-E2")
 sc("PR5-E3-last-two-cover-everything-both-empty-is-a-draw", F5,
    P({0: "", 1: "KC"}, ["7C"], talon=0, dealer=1),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR5-T1",
-   after=result_is(outcome=["drew", "drew"], places=[1, 1]))
+   after=result_is(outcome=["drew", "drew"], places=[1, 1]), tags="PR5-E3")
 sc("PR5-S2-RUL-8-after-a-draw-the-same-dealer-deals", F5,
    P({0: "", 1: "KC"}, ["7C"], talon=0, dealer=1),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR5-T1",
-   after=result_is(outcome=["drew", "drew"], next_dealer=1))
+   after=result_is(outcome=["drew", "drew"], next_dealer=1), tags="PR5-S2 RUL-8")
 sc("PR5-S1-RUL-8-the-fool-deals-next", F5,
    P({0: "", 1: "8D"}, ["7C"], talon=0, dealer=0),
    A("defend", 1, covers=[], take=["7C"]), True, "PR5-D1",
-   after=result_is(fool=1, outcome=["escaped", "fool"], places=[1, 2], next_dealer=1))
+   after=result_is(fool=1, outcome=["escaped", "fool"], places=[1, 2], next_dealer=1), tags="PR5-S1 RUL-8")
 
 # =============================================================================================
 # §3 prostoy_6 (seed 002)
@@ -347,16 +350,17 @@ sc("PR6-A1-two-card-lead-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon
    A("attack", 0, cards=["9C", "9H"]), False, "PR6-A2")
 sc("PR6-A2-pair-plus-third-card-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
    A("attack", 0, cards=["9C", "9H", "AH"]), True, "PR6-A2")
-sc("PR6-A3-two-pairs-plus-one-five-card-lead-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), True, "PR6-A3")
-sc("PR6-A3-two-pairs-plus-two-six-card-lead-with-toggle-6-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH", "10C"]), True, "PR6-A3",
-   toggles={"prostoy_two_pair_lead_size": 6})
-sc("PR6-A3-five-card-lead-with-toggle-6-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A3",
-   toggles={"prostoy_two_pair_lead_size": 6})
+sc("PR6-A3-two-pairs-plus-one-five-card-lead-with-toggle-5-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), True, "PR6-A3", toggles={"prostoy_two_pair_lead_size": 5})
+sc("PR6-A3-two-pairs-plus-two-six-card-lead-by-default-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH", "10C"]), True, "PR6-A3")
+sc("PR6-A3-five-card-lead-by-default-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A3")
+sc("PR6-A3-five-card-lead-in-prostoy-5-by-default-legal", "prostoy_5",
+   P({0: "9C 9H KD KH AH", 1: "6C 7C 8C JC QC"}, talon=24),
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), True, "PR5-A4")
 sc("PR6-A4-lead-larger-than-defender-hand-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: "QC JC 6D 8S"}, talon=24),
-   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A4")
+   A("attack", 0, cards=["9C", "9H", "KD", "KH", "AH"]), False, "PR6-A4", toggles={"prostoy_two_pair_lead_size": 5})
 
 
 def _d2_after(st, ev):
@@ -368,17 +372,20 @@ def _d2_after(st, ev):
 D2_POS = P({0: "AS 10S", 1: "KC JC 6D 8S 10D QD"}, ["7C", "7D", "QH"], talon=0)
 D2_DISCARD = 36 - 2 - 6 - 3
 sc("PR6-D2-RUL-12-one-card-stands-defender-takes-all-including-his-covers", F6, D2_POS,
-   A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}], take=["7D", "QH"]), True, "PR6-D2", after=_d2_after)
+   A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}], take=["7D", "QH"]), True, "PR6-D2", after=_d2_after, tags="RUL-12")
 sc("PR6-D2-all-covered-goes-to-discard", F6, P({0: "AS 10S", 1: "KC JC 8D 8S KH QD"}, ["7C", "7D", "QH"], talon=0),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}, {"attack": "7D", "cover": "8D"},
                           {"attack": "QH", "cover": "KH"}]), True, "PR6-D2",
    after=lambda st, ev: (st.discard_count() == 36 - 2 - 6 - 3 + 6 and st.attacker == 1) or pytest.fail())
 sc("PR6-D3-no-cards-thrown-in-during-the-defence-illegal", F6, P({0: "7H AS", 1: "KC 8D 6C"}, ["7C"], talon=0),
    A("throw_in", 0, cards=["7H"]), False, "PR6-D3")
-sc("PR6-D1-one-shot-defence-trump-while-holding-higher-suit-card-illegal", F6,
+sc("PR6-D1-one-shot-defence-trump-while-holding-higher-suit-card-illegal-by-default", F6,
    P({0: "AD", 1: "9H 6S 8D"}, ["7H"], talon=0),
-   A("defend", 1, covers=[{"attack": "7H", "cover": "6S"}]), False, "PR6-D1",
-   toggles={"trump_only_if_cannot_follow": True})
+   A("defend", 1, covers=[{"attack": "7H", "cover": "6S"}]), False, "PR6-D1")
+sc("PR6-D1-toggle-off-trump-while-holding-higher-suit-card-legal", F6,
+   P({0: "AD", 1: "9H 6S 8D"}, ["7H"], talon=0),
+   A("defend", 1, covers=[{"attack": "7H", "cover": "6S"}]), True, "PR6-D2",
+   toggles={"trump_only_if_cannot_follow": False})
 sc("RUL-10-one-shot-defence-trump-allowed-when-suit-card-is-used-elsewhere", F6,
    P({0: "AD", 1: "9C 6S 8D JD"}, ["7C", "7D", "8C"], talon=0),
    A("defend", 1, covers=[{"attack": "7C", "cover": "6S"}, {"attack": "8C", "cover": "9C"},
@@ -394,11 +401,11 @@ def _pr6_r1_after(st, ev):
 
 sc("PR6-R1-RUL-13-refill-attacker-first-then-defender-only-those-two", F6,
    P({0: "AD KD QD JD 10D", 1: "9H 6C 8D 7D 6D 8H", 2: "AC KC QC JC"}, ["7H"], talon="8C 9C 10C JS"),
-   A("defend", 1, covers=[{"attack": "7H", "cover": "9H"}]), True, "PR6-D2", after=_pr6_r1_after)
+   A("defend", 1, covers=[{"attack": "7H", "cover": "9H"}]), True, "PR6-D2", after=_pr6_r1_after, tags="PR6-R1 RUL-13")
 sc("PR6-E1-empty-player-leaves-last-with-cards-is-fool", F6,
    P({0: "", 1: "KC 8D", 2: ""}, ["7C"], talon=0, out=[2], bout_number=7, out_bouts={"2": 5}, dealer=0),
    A("defend", 1, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR6-D2",
-   after=result_is(fool=1, outcome=["escaped", "fool", "escaped"], places=[2, 3, 1], bouts=7, next_dealer=1))
+   after=result_is(fool=1, outcome=["escaped", "fool", "escaped"], places=[2, 3, 1], bouts=7, next_dealer=1), tags="PR6-E1")
 
 
 def _pr6_t1_after(st, ev):
@@ -408,12 +415,12 @@ def _pr6_t1_after(st, ev):
 
 sc("PR6-T1-TEAM-3-RUL-4-even-count-plays-in-pairs-team-with-cards-loses", F6,
    P({0: "", 1: "", 2: "", 3: "KC 8D"}, ["7C"], attacker=0, defender=3, talon=0, out=[1, 2]),
-   A("defend", 3, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR6-D2", after=_pr6_t1_after)
+   A("defend", 3, covers=[{"attack": "7C", "cover": "KC"}]), True, "PR6-D2", after=_pr6_t1_after, tags="PR6-T1 TEAM-3 RUL-4")
 sc("PR6-X1-trump-six-exchange-in-prostoy-6", F6, P({0: "9C 9H KD KH AH 10C", 1: "QC JC 6D 6S 10D QD"}, talon=20),
    A("exchange_trump_six", 1), True, "PR6-X1",
    after=lambda st, ev: ("AS" in hand(st, 1) and card_name(st.trump_card) == "6S") or pytest.fail())
 sc("PR6-S2-RUL-8-fool-deals-next", F6, P({0: "", 1: "8D"}, ["7C"], talon=0, dealer=0),
-   A("defend", 1, covers=[], take=["7C"]), True, "PR6-D2", after=result_is(fool=1, next_dealer=1))
+   A("defend", 1, covers=[], take=["7C"]), True, "PR6-D2", after=result_is(fool=1, next_dealer=1), tags="PR6-S2 RUL-8")
 sc("RUL-11-single-or-pair-pair-lead-legal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
    A("attack", 0, cards=["9C", "9H"]), True, "RUL-11", toggles={"prostoy_attack_sets": "single_or_pair"})
 sc("RUL-11-single-or-pair-three-card-lead-illegal", F6, P({0: "9C 9H KD KH AH 10C", 1: D6}, talon=24),
@@ -451,7 +458,7 @@ sc("POD-T2-rank-of-a-cover-card-may-be-thrown-in-legal", PK, P({0: "9D 8D", 1: "
    A("throw_in", 0, cards=["9D"]), True, "POD-T2")
 sc("POD-T3-POD-R1-throwing-in-is-a-right-pass-ends-bout-beaten", PK, P({0: "7C 8D", 1: "6C 8H"}, ["7H/9H"], talon=0),
    A("pass", 0), True, "POD-T3",
-   after=all_of(roles_are(1, 0), lambda st, ev: any(e["event"] == "discard" for e in ev) or pytest.fail()))
+   after=all_of(roles_are(1, 0), lambda st, ev: any(e["event"] == "discard" for e in ev) or pytest.fail()), tags="POD-R1")
 
 
 def _t4_after(st, ev):
@@ -463,7 +470,7 @@ sc("POD-T4-throw-in-after-take-vdogonku-legal", PK, P({0: "7C 8D", 1: "6C 8H 9D"
    SEQ(A("take", 1), A("throw_in", 0, cards=["7C"])), True, "POD-T4", after=_t4_after)
 sc("POD-T4-RUL-17-toggle-off-defender-picks-up-at-once", PK, P({0: "7C 8D", 1: "6C 8H 9D"}, ["7H"], talon=0),
    A("take", 1), True, "POD-D4", toggles={"throw_in_after_take": False},
-   after=lambda st, ev: (hand(st, 1) == sorted(cards("7H 6C 8H 9D")) and st.table == []) or pytest.fail())
+   after=lambda st, ev: (hand(st, 1) == sorted(cards("7H 6C 8H 9D")) and st.table == []) or pytest.fail(), tags="POD-T4 RUL-17")
 sc("POD-T4-toggle-off-no-throw-in-after-take-illegal", PK, P({0: "7C 8D", 1: "6C 8H 9D"}, ["7H"], talon=0),
    SEQ(A("take", 1), A("throw_in", 0, cards=["7C"])), False, "RUL-14", toggles={"throw_in_after_take": False})
 
@@ -473,7 +480,7 @@ sc("POD-L1-seventh-attack-card-illegal", PK, P({0: "7S", 1: "JC QC"}, SIX_ROWS, 
 sc("POD-L2-vdogonku-only-as-many-as-defender-held-two-more-legal", PK,
    P({0: "7C 7D 7S", 1: "8C 9C 10C"}, ["7H"], talon=0, take_declared=True),
    A("throw_in", 0, cards=["7C", "7D"]), True, "POD-T4",
-   after=lambda st, ev: (len(st.hands[1]) == 6 and st.table == []) or pytest.fail())
+   after=lambda st, ev: (len(st.hands[1]) == 6 and st.table == []) or pytest.fail(), tags="POD-L2")
 sc("POD-L2-vdogonku-third-extra-card-illegal", PK,
    P({0: "7C 7D 7S", 1: "8C 9C 10C"}, ["7H"], talon=0, take_declared=True),
    A("throw_in", 0, cards=["7C", "7D", "7S"]), False, "POD-L2")
@@ -518,7 +525,7 @@ def _r2_after(st, ev):
 sc("POD-R2-RUL-18-refill-attacker-then-clockwise-defender-last", PK,
    P({0: "AC AD KC KD QD", 1: "7C 8D JD 10D", 2: "6C 6D 8H JH QH"}, ["7H/9H"], attacker=1, defender=2,
      talon="8C 9C 10C JC QS"),
-   A("pass", 1), True, "POD-T3", after=_r2_after)
+   A("pass", 1), True, "POD-T3", after=_r2_after, tags="POD-R2 RUL-18")
 
 
 def _r4_after(st, ev):
@@ -527,16 +534,16 @@ def _r4_after(st, ev):
 
 
 sc("POD-R4-POD-R5-take-picks-up-covered-and-uncovered-two-players-attacker-again", PK,
-   P({0: "AD", 1: "6C 8H"}, ["7H/9H", "9C"], talon=0), A("take", 1), True, "POD-D4", after=_r4_after)
+   P({0: "AD", 1: "6C 8H"}, ["7H/9H", "9C"], talon=0), A("take", 1), True, "POD-D4", after=_r4_after, tags="POD-R4 POD-R5")
 sc("POD-R5-RUL-6-taker-is-skipped-with-three-players", PK,
-   P({0: "AD", 1: "6C 8H", 2: "KC"}, ["7H"], talon=0), A("take", 1), True, "POD-D4", after=roles_are(2, 0))
+   P({0: "AD", 1: "6C 8H", 2: "KC"}, ["7H"], talon=0), A("take", 1), True, "POD-D4", after=roles_are(2, 0), tags="POD-R5 RUL-6")
 sc("POD-E1-POD-E2-defender-goes-out-by-beating-off-next-active-attacks", PK,
    P({0: "8D", 1: "9H", 2: "AC"}, ["7H"], talon=0),
    A("cover", 1, attack="7H", cover="9H"), True, "C-2",
-   after=all_of(roles_are(2, 0), lambda st, ev: (st.is_out[1] and not st.is_out[0]) or pytest.fail()))
+   after=all_of(roles_are(2, 0), lambda st, ev: (st.is_out[1] and not st.is_out[0]) or pytest.fail()), tags="POD-E1 POD-E2")
 sc("POD-E3-everybody-out-at-once-is-a-draw", PK, P({0: "", 1: "9H"}, ["7H"], talon=0),
    A("cover", 1, attack="7H", cover="9H"), True, "C-2",
-   after=result_is(outcome=["drew", "drew"], places=[1, 1]))
+   after=result_is(outcome=["drew", "drew"], places=[1, 1]), tags="POD-E3")
 
 
 def _not_out_after(st, ev):
@@ -544,20 +551,20 @@ def _not_out_after(st, ev):
 
 
 sc("RUL-20-players-go-out-only-after-the-refill", PK, P({0: "", 1: "9H 6C 6D 10D JD QD"}, ["7H"], talon="8C AS"),
-   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=_not_out_after)
+   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=_not_out_after, tags="RUL-20")
 sc("RUL-20-no-action-after-the-deal-is-over-illegal", PK, P({0: "7H", 1: "9H 6C 8D"}, talon=0),
    SEQ(A("attack", 0, cards=["7H"]), A("cover", 1, attack="7H", cover="9H"), A("attack", 1, cards=["6C"])),
    False, "RUL-20")
 sc("RUL-21-places-count-players-out-in-earlier-bouts", PK,
    P({0: "", 1: "9H", 2: ""}, ["7H"], talon=0, out=[2], bout_number=9, out_bouts={"2": 3}),
    A("cover", 1, attack="7H", cover="9H"), True, "C-2",
-   after=result_is(outcome=["drew", "drew", "escaped"], places=[2, 2, 1], bouts=9))
+   after=result_is(outcome=["drew", "drew", "escaped"], places=[2, 2, 1], bouts=9), tags="RUL-21")
 
 # ---- teams ------------------------------------------------------------------------------------
 T22 = [[0, 2], [1, 3]]
 sc("TEAM-1-RUL-5-defender-is-next-opponent-skipping-partner-and-out-seat", PK,
    P({0: "AC", 1: "", 2: "8D", 3: "6C 6D"}, ["7H"], attacker=2, defender=3, talon=0, out=[1], teams=T22),
-   A("take", 3), True, "POD-D4", after=roles_are(0, 3))
+   A("take", 3), True, "POD-D4", after=roles_are(0, 3), tags="TEAM-1 RUL-5")
 sc("TEAM-2-partner-does-not-throw-in-against-partner-illegal", PK,
    P({0: "8D", 1: "6C 6D 8H", 2: "KC", 3: "9C"}, ["7H/9H"], teams=T22),
    A("throw_in", 3, cards=["9C"]), False, "TEAM-2")
@@ -569,13 +576,13 @@ sc("TEAM-3-RUL-21-RUL-8-team-still-holding-cards-loses", PK,
      bout_number=12, out_bouts={"0": 10}, dealer=2),
    A("cover", 3, attack="7H", cover="9H"), True, "C-2",
    after=result_is(fool=None, losing_team=1, outcome=["escaped", "fool", "escaped", "fool"], places=[1, 4, 2, 4],
-                   bouts=12, next_dealer=3))
+                   bouts=12, next_dealer=3), tags="TEAM-3 RUL-21 RUL-8")
 sc("TEAM-4-defender-out-by-beating-off-his-partner-attacks", PK,
    P({0: "AC", 1: "9H", 2: "KC", 3: "QD"}, ["7H"], talon=0, teams=T22),
-   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=roles_are(3, 0))
+   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=roles_are(3, 0), tags="TEAM-4")
 sc("TEAM-4-without-teams-next-player-clockwise-attacks", PK,
    P({0: "AC", 1: "9H", 2: "KC", 3: "QD"}, ["7H"], talon=0),
-   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=roles_are(2, 3))
+   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=roles_are(2, 3), tags="TEAM-4")
 sc("RUL-4-TEAM-2-pairs-if-even-six-players-partner-opposite-cannot-throw-in", PK,
    P({0: "8D", 1: "6C 6D 8H", 2: "KC", 3: "QC", 4: "9C", 5: "AC"}, ["7H/9H"],
      teams=[[0, 3], [1, 4], [2, 5]]),
@@ -584,12 +591,12 @@ sc("RUL-4-TEAM-2-pairs-if-even-six-players-partner-opposite-cannot-throw-in", PK
 # ---- house rules -------------------------------------------------------------------------------
 sc("HR-2-pogony-two-sixes-with-two-players-left-wins", PK, P({0: "6C 6D", 1: "9H JC QC"}, ["7H"], talon=0),
    A("cover", 1, attack="7H", cover="9H"), True, "C-2", toggles={"pogony_instant_win": True},
-   after=result_is(fool=1, outcome=["escaped", "fool"], places=[1, 2]))
+   after=result_is(fool=1, outcome=["escaped", "fool"], places=[1, 2]), tags="HR-2")
 sc("HR-2-pogony-toggle-off-play-goes-on", PK, P({0: "6C 6D", 1: "9H JC QC"}, ["7H"], talon=0),
-   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=roles_are(1, 0))
+   A("cover", 1, attack="7H", cover="9H"), True, "C-2", after=roles_are(1, 0), tags="HR-2")
 sc("HR-2-pogony-needs-exactly-two-sixes", PK, P({0: "6C 8D", 1: "9H JC QC"}, ["7H"], talon=0),
    A("cover", 1, attack="7H", cover="9H"), True, "C-2", toggles={"pogony_instant_win": True},
-   after=roles_are(1, 0))
+   after=roles_are(1, 0), tags="HR-2")
 H5 = {0: "8D", 1: "6C 6D 8H", 2: "KC", 3: "9C", 4: "9D"}
 sc("HR-3-neighbours-only-non-neighbour-throw-in-illegal", PK, P(H5, ["7H/9H"]), A("throw_in", 3, cards=["9C"]),
    False, "HR-3", toggles={"throw_in_neighbours_only_if_players_gt": 4})
@@ -612,7 +619,7 @@ sc("RUL-17-a-cover-clears-the-passes", PK, P({0: "7C 8D", 1: "6C 9D 8H", 2: "KD"
    SEQ(A("pass", 0), A("cover", 1, attack="7D", cover="9D"), A("throw_in", 0, cards=["7C"])), True, "POD-T2")
 sc("RUL-17-bout-goes-on-while-a-thrower-has-not-passed", PK, P({0: "7C 8D", 1: "6C 8H", 2: "9C KD"}, ["7H/9H"]),
    A("pass", 0), True, "POD-T3",
-   after=lambda st, ev: (table_of(st) == ["7H/9H"] and st.passed == {0}) or pytest.fail())
+   after=lambda st, ev: (table_of(st) == ["7H/9H"] and st.passed == {0}) or pytest.fail(), tags="RUL-17")
 
 # ---- malformed actions (RUL-1) ------------------------------------------------------------------
 sc("RUL-1-bad-card-text-illegal", PK, P(H3, ["7H/9H"]), A("throw_in", 0, cards=["1S"]), False, "RUL-1")
@@ -658,11 +665,11 @@ sc("PER-6-RUL-18-new-defender-beats-off-refill-opener-first-defender-last", PV,
    P({0: "AC KC", 1: "7S 8D JD QD KD AD", 2: "9H 10S 6C 6D"}, ["7H"],
      talon="8C 9C 10C JC QC KH AH 8H AS"),
    SEQ(A("transfer", 1, card="7S"), A("cover", 2, attack="7H", cover="9H"),
-       A("cover", 2, attack="7S", cover="10S")), True, "C-2", after=_per6_after)
+       A("cover", 2, attack="7S", cover="10S")), True, "C-2", after=_per6_after, tags="PER-6 RUL-18")
 sc("PER-T1-RUL-5-team-transfer-skips-partner-to-next-opponent", PV,
    P({0: "AC KD", 1: "7S 8D", 2: "", 3: "KC QC"}, ["7H"], talon=0, out=[2], teams=T22),
    A("transfer", 1, card="7S"), True, "PER-1",
-   after=lambda st, ev: ((st.attacker, st.defender) == (1, 0)) or pytest.fail((st.attacker, st.defender)))
+   after=lambda st, ev: ((st.attacker, st.defender) == (1, 0)) or pytest.fail((st.attacker, st.defender)), tags="PER-T1 RUL-5")
 sc("PER-P1-proezdnoy-show-trump-keeps-card-legal", PV, P(HV, ["7H"], talon=4),
    A("transfer_by_showing", 1, card="7S"), True, "PER-P1", toggles={"proezdnoy": True},
    after=lambda st, ev: ("7S" in hand(st, 1) and table_of(st) == ["7H"] and (st.attacker, st.defender) == (1, 2))
@@ -678,7 +685,7 @@ sc("PER-P2-proezdnoy-once-per-bout-second-show-illegal", PV, SHOW2,
 sc("PER-P2-proezdnoy-second-time-must-lay-the-trump-legal", PV, SHOW2,
    SEQ(A("transfer_by_showing", 1, card="7S"), A("transfer", 0, card="7C"), A("transfer", 1, card="7S")),
    True, "PER-5", toggles={"proezdnoy": True},
-   after=lambda st, ev: (table_of(st) == ["7H", "7C", "7S"] and st.defender == 0) or pytest.fail())
+   after=lambda st, ev: (table_of(st) == ["7H", "7C", "7S"] and st.defender == 0) or pytest.fail(), tags="PER-P2")
 sc("PER-P2-once-per-game-per-card-shown-trump-cannot-be-shown-again", PV,
    P(HV, ["7H"], talon=4, shown_trumps_this_deal=["7S"]),
    A("transfer_by_showing", 1, card="7S"), False, "PER-P2",
@@ -1002,18 +1009,55 @@ def _play(family, n, toggles, seed):
     dealer = rng.randrange(n)
     st = R.new_deal(rules, deck, dealer)
     actions = []
+    out_at = {}                                  # seat -> bout in which the test saw him go out
     while not st.over:
         legal = [a for a in _candidates(st, rng) if R.check(st, a).legal]
         assert legal, f"no legal action in a live deal: {st.to_position()}"
         moves = [a for a in legal if a["type"] != "exchange_trump_six"] or legal
         a = rng.choice(moves)
+        bout = st.bout
         R.apply(st, a)
         actions.append(a)
         assert st.card_invariant_problem(require_known=True) is None
         assert len(actions) < 3000
+        if st.over or st.bout != bout:           # a bout ended: who is now without cards, the talon gone
+            for p in range(n):
+                if p not in out_at and not st.hands[p] and not st.talon:
+                    out_at[p] = bout
     result = {k: st.result[k] for k in R.RESULT_KEYS}
     return {"family": family, "num_players": n, "toggles": dict(rules.toggles), "dealer": dealer, "deck": deck,
-            "actions": actions, "result": result}
+            "actions": actions, "result": result, "out_at": out_at, "final_bout": bout,
+            "holding": [p for p in range(n) if st.hands[p]], "teams": rules.teams,
+            "final_hands": [list(h) for h in st.hands]}
+
+
+def _expected_result(tr):
+    """RUL-20/21, TEAM-3 and HR-2 recomputed here from who still held cards and when each seat went out."""
+    n, out_at, final, holding = tr["num_players"], dict(tr["out_at"]), tr["final_bout"], tr["holding"]
+    team = {s: k for k, m in enumerate(tr["teams"] or [[s] for s in range(n)]) for s in m}
+    if len(holding) == 2 and tr["toggles"].get("pogony_instant_win"):   # HR-2: the two-sixes holder went out
+        winner = next(p for p in holding if len(tr_hands(tr, p)) == 2)
+        out_at[winner] = final
+        holding = [p for p in holding if p != winner]
+    losing = {team[p] for p in holding}
+    assert len(losing) <= 1, "a deal ended with two teams still holding cards"
+    lt = next(iter(losing)) if losing else None
+    outcome, places = [], []
+    for s in range(n):
+        mine = out_at.get(s)
+        if lt is not None and team[s] == lt:
+            outcome.append("fool")
+        elif lt is None and team[s] in {team[p] for p, b in out_at.items() if b == final}:
+            outcome.append("drew")
+        else:
+            outcome.append("escaped")
+        places.append(n if mine is None else 1 + sum(1 for b in out_at.values() if b < mine))
+    fool = lt if (lt is not None and not tr["teams"]) else None
+    return {"fool": fool, "losing_team": lt if tr["teams"] else None, "outcome": outcome, "places": places}
+
+
+def tr_hands(tr, p):
+    return tr["final_hands"][p]
 
 
 GEN = [("prostoy_5", 2, {}), ("prostoy_5", 4, {}), ("prostoy_6", 3, {}), ("prostoy_6", 4, {}),
@@ -1023,9 +1067,10 @@ GEN = [("prostoy_5", 2, {}), ("prostoy_5", 4, {}), ("prostoy_6", 3, {}), ("prost
        ("perevodnoy", 3, {"proezdnoy": True, "pokaznoy": True}), ("perevodnoy", 4, {"teams": "2v2"})]
 
 
+@pytest.mark.rules("RUL-20", "RUL-21", "TEAM-3", "HR-2", "C-4")
 @pytest.mark.parametrize("family,n,toggles", GEN, ids=[f"RUL-20-RUL-21-whole-deal-{f}-{n}p-{i}"
                                                       for i, (f, n, _) in enumerate(GEN)])
-def test_generated_deals_end_and_replay(family, n, toggles):
+def test_generated_deals_end_with_the_result_the_rules_give(family, n, toggles):
     for seed in range(4):
         tr = _play(family, n, toggles, seed)
         res = tr["result"]
@@ -1037,28 +1082,9 @@ def test_generated_deals_end_and_replay(family, n, toggles):
             assert (res["fool"] is None) == ("fool" not in res["outcome"])
             if res["fool"] is not None:
                 assert res["places"][res["fool"]] == n
-        mine = R.replay(tr)
-        assert {k: mine[k] for k in R.RESULT_KEYS} == {k: res[k] for k in R.RESULT_KEYS}
+        want = _expected_result(tr)
+        assert {k: res[k] for k in want} == want, (tr["out_at"], tr["holding"])
 
 
-# =============================================================================================
-# every rule id is exercised by some test id above
-# =============================================================================================
-RULE_IDS = (
-    "C-1 C-2 C-3 C-4 C-5 C-6 "
-    "PR5-S1 PR5-S2 PR5-S3 PR5-S4 PR5-A1 PR5-A2 PR5-A3 PR5-A4 PR5-A5 PR5-A6 PR5-A7 PR5-D1 PR5-D2 PR5-D3 "
-    "PR5-D4 PR5-T1 PR5-T2 PR5-R1 PR5-R2 PR5-R3 PR5-X1 PR5-E1 PR5-E2 PR5-E3 PR5-E4 "
-    "PR6-S1 PR6-S2 PR6-A1 PR6-A2 PR6-A3 PR6-A4 PR6-D1 PR6-D2 PR6-D3 PR6-R1 PR6-E1 PR6-T1 PR6-X1 "
-    "POD-S1 POD-S2 POD-A1 POD-T1 POD-T2 POD-T3 POD-T4 POD-L1 POD-L2 POD-L3 POD-D1 POD-D2 POD-D3 POD-D4 POD-D5 "
-    "POD-R1 POD-R2 POD-R3 POD-R4 POD-R5 POD-E1 POD-E2 POD-E3 POD-E4 TEAM-1 TEAM-2 TEAM-3 TEAM-4 "
-    "HR-1 HR-2 HR-3 HR-4 PER-1 PER-2 PER-3 PER-4 PER-5 PER-6 PER-P1 PER-P2 PER-T1 VAR-PK1 "
-    + " ".join(f"RUL-{i}" for i in range(1, 22))).split()
-
-
-def test_every_rule_id_has_a_test():
-    names = [s.id for s in SCENARIOS]
-    names += [name.replace("_", "-") for name in globals() if name.startswith("test_")]
-    names += [f"RUL-20-RUL-21-whole-deal", "POD-S2-RUL-7-pod-duraka"]
-    text = " ".join(names)
-    missing = [r for r in RULE_IDS if not re.search(rf"(^|[^A-Z0-9]){re.escape(r)}($|[^0-9])", text)]
-    assert not missing, f"rule ids without a test: {missing}"
+# Every rule id is exercised by some test: tests/test_rule_coverage.py reads the scenarios' verdict rules and
+# tags and the @pytest.mark.rules markers.

@@ -35,7 +35,7 @@ from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
     R_FIRST_BOUT_UNTIL_DISCARD, R_FIRST_LOWEST_TRUMP, R_HAND, R_LATER_DEALS, R_MAX_ATTACK, R_MODE, R_N_TEAMS,
-    R_NEIGHBOURS_GT, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
+    R_NEIGHBOURS_GT, R_NEXT_DEALER_TEAM, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
     R_PROEZDNOY_PER_GAME, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING, R_TRANSFER_FIRST,
     R_TRUMP_ONLY_IF_CANNOT_FOLLOW, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER, TIMING_ANY_TIME,
 )
@@ -678,10 +678,13 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
     covered = ws[S_P_COVERED]
     used = ws[S_P_USED]
     if ws[S_P_ALLCOV] == 0 and rv[R_PARTIAL] == 0:
-        # RUL-12 take-all: covers come back (everybody has seen them), the defender takes the attack
+        # RUL-12 take-all: covers come back (everybody has seen them), the defender takes the attack;
+        # their table slots are cleared so no view shows a cover that is back in his hand
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | used)
         ws[O_KNOWN + dfn] |= used
         ws[O_TABLE_MASK] &= ~used
+        for i in range(k):
+            ws[O_TABLE_COV + i] = -1
         covered = np.int64(0)
         used = np.int64(0)
     take = ws[S_LEAD_MASK] & ~covered
@@ -928,7 +931,9 @@ def record_holders(ws, rec, n):
 
 @njit(cache=True, _nrt=False)
 def next_dealer(rv, rec, dealer):
-    """RUL-8: the fool deals next; after a draw the same dealer; in teams the first loser from the dealer."""
+    """RUL-8: the fool deals next; after a draw the same dealer. In a team game, ``loser`` (000: the last
+    with cards deals): the first member of the losing team still holding cards, clockwise from the dealer;
+    ``team_any_loser`` (rozaliev): the first member of the losing team, out or not, clockwise from the dealer."""
     n = rv[R_NPLAYERS]
     lt = rec[F_LOSING_TEAM]
     if lt >= 0:
@@ -936,7 +941,8 @@ def next_dealer(rv, rec, dealer):
             return rec[F_FOOL]
         for i in range(n):
             s = (dealer + i) % n
-            if rv[R_TEAM0 + s] == lt:
+            # F_PLACE n marks a seat still holding cards at the end (RUL-21)
+            if rv[R_TEAM0 + s] == lt and (rv[R_NEXT_DEALER_TEAM] or rec[F_PLACE + s] == n):
                 return s
     return dealer
 

@@ -62,8 +62,9 @@ TOGGLES: tuple[Toggle, ...] = (
     Toggle("prostoy_attack_sets", ("1_3_5_pairs", "single_or_pair"), _d("1_3_5_pairs"), "PR5-A1..A5, PR6-A1..A3",
            "Which sets may be led in simple durak: 1, 3 (pair+1), 5 (two pairs+1); or 004's one card or a pair.",
            families=PROSTOY),
-    Toggle("prostoy_two_pair_lead_size", (5, 6), _d(5), "PR6-A3",
-           "Size of a two-pair lead: 5 (two pairs + one, 000) or 6 (two pairs + two, 002 literal).", families=PROSTOY),
+    Toggle("prostoy_two_pair_lead_size", (5, 6), _d(5, prostoy_6=6), "PR6-A3",
+           "Size of a two-pair lead: 5 (two pairs + one, 000; prostoy_5) or 6 (two pairs + two, 002 «со всех "
+           "шести карт»; prostoy_6).", families=PROSTOY),
     Toggle("partial_defence", (True, False), _d(False, prostoy_5=True), "PR5-D1, PR5-D3, PR6-D2",
            "true: cover some attack cards and take only the rest (000); false: one card stands, take all (002).",
            families=PROSTOY),
@@ -71,8 +72,9 @@ TOGGLES: tuple[Toggle, ...] = (
            _d("after_bout", prostoy_5="immediately"), "PR5-R1, PR6-R1",
            "When the attacker refills in simple durak: right after laying the attack (000) or after the bout (002).",
            families=PROSTOY),
-    Toggle("trump_only_if_cannot_follow", (False, True), _d(False), "PR5-D2, PR6-D1, POD-D3",
-           "true: a non-trump may be trumped only if the defender cannot beat it in suit (002 literal)."),
+    Toggle("trump_only_if_cannot_follow", (False, True), _d(False, prostoy_6=True), "PR5-D2, PR6-D1, POD-D3",
+           "true: a non-trump may be trumped only if the defender cannot beat it in suit (002 «либо более "
+           "старшими..., либо, если их нет, козырем»; prostoy_6); false: any trump may cover (000, 001)."),
     Toggle("first_attacker_first_deal", ("left_of_dealer", "lowest_trump"),
            _d("lowest_trump", prostoy_5="left_of_dealer", prostoy_6="left_of_dealer"), "PR5-S3, PR6-S1, POD-S2",
            "Who attacks first in the first deal of a series."),
@@ -103,10 +105,12 @@ TOGGLES: tuple[Toggle, ...] = (
            "House rule: the trump six beats the trump ace."),
     Toggle("trump_six_exchange", (True, False), _d(False, prostoy_5=True, prostoy_6=True), "PR5-X1, PR6-X1, HR-4",
            "The holder of the trump six may swap it for the face-up trump card."),
-    Toggle("trump_six_exchange_timing", ("until_talon_exhausted", "while_trump_card_in_talon"),
+    Toggle("trump_six_exchange_timing", ("until_talon_exhausted", "while_trump_card_in_talon",
+                                         "while_face_down_cards_left"),
            _d("until_talon_exhausted"), "PR5-X1, HR-4",
-           "until_talon_exhausted: while a face-down card is left above the trump card; "
-           "while_trump_card_in_talon: as long as the trump card itself is there."),
+           "until_talon_exhausted (000 «до исчерпания колоды»; the face-up trump is the pack's last card): as "
+           "long as the trump card is under the talon, the same window as while_trump_card_in_talon (GD); "
+           "while_face_down_cards_left: only while a face-down card lies above it (the stricter reading)."),
     Toggle("teams", ("none", "pairs_if_even", "2v2", "3v3"), _d("none", prostoy_6="pairs_if_even"),
            "TEAM-1..4, PR6-T1, PER-T1",
            "Partnerships: partners sit alternately (2v2, 3v3), or 002's pairs when the player count is even.",
@@ -295,7 +299,7 @@ def rules_vector(r: Rules) -> np.ndarray:
     v[R_NEXT_DEALER_TEAM] = t["next_dealer"] == "team_any_loser"
     v[R_SIX_BEATS_ACE] = t["trump_six_beats_trump_ace"]
     v[R_EXCHANGE] = t["trump_six_exchange"]
-    v[R_EXCHANGE_WHILE_TRUMP] = t["trump_six_exchange_timing"] == "while_trump_card_in_talon"
+    v[R_EXCHANGE_WHILE_TRUMP] = t["trump_six_exchange_timing"] != "while_face_down_cards_left"  # RUL-9
     if r.family == "perevodnoy":
         v[R_TRANSFER_FIRST] = t["transfer_in_first_bout"]
         v[R_PROEZDNOY] = t["proezdnoy"]

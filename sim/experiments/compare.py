@@ -50,7 +50,23 @@ def _metric_names(arm: Arm, n: int) -> list[tuple[str, str]]:
               ("six_holder_fool", "fool rate of the player dealt the trump six"),
               ("ace_holder_fool", "fool rate of the player dealt the trump ace"),
               ("bouts", "game length (bouts)"), ("fool_cards", "cards left in the fool's hand")]
+    # issue 13 §1: a draw is "not the fool", so a rule that changes the draw rate moves every fool rate; each
+    # fool rate is also given among decided deals (draws left out), and unfinished deals are a metric of their own
+    names += [(f"{k}{DECIDED}", f"{d} among deals decided in both arms") for k, d in names if k in _fool_keys(n)]
+    names += [("unfinished", "unfinished deals (stopped after 1,000 bouts, RUL-22)")]
     return names
+
+
+DECIDED = "_decided"
+
+
+def _fool_keys(n: int) -> list[str]:
+    return [f"fool_role{k}" for k in range(n)] + ["first_attacker_fool", "first_defender_fool", "six_holder_fool",
+                                                  "ace_holder_fool"]
+
+
+HOLDER_NOTE = ("the holder is the seat the card was dealt to (after the deal, before any exchange); the record "
+               "does not say who held it when it mattered")
 
 
 def first_defender(recs: np.ndarray, n: int, teams) -> np.ndarray:
@@ -67,7 +83,7 @@ def first_defender(recs: np.ndarray, n: int, teams) -> np.ndarray:
 
 def metric_matrix(recs: np.ndarray, n: int, r: int, teams=None) -> np.ndarray:
     """games x metrics; NaN where a metric does not apply to a game (e.g. no trump six dealt)."""
-    m = np.full((len(recs), 2 * n + 7), np.nan)
+    m = np.full((len(recs), 2 * n + 7), np.nan)  # + the decided-deal fool rates and unfinished, appended below
     fin = ~recs["unfinished"]
     out = recs["outcome"].astype(np.int64)
     for k in range(n):
@@ -88,7 +104,12 @@ def metric_matrix(recs: np.ndarray, n: int, r: int, teams=None) -> np.ndarray:
     lost = ~recs["draw"]
     m[lost, 2 * n + 6] = recs["fool_cards"][lost]
     m[~fin] = np.nan
-    return m
+    # the fool rates among decided deals (columns in _metric_names order), then the unfinished share
+    fool_cols = [2 * k for k in range(n)] + [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 4]
+    dec = m[:, fool_cols].copy()
+    dec[recs["draw"].astype(bool)] = np.nan
+    unf = recs["unfinished"].astype(float)[:, None]
+    return np.hstack([m, dec, unf])
 
 
 @dataclass
@@ -244,7 +265,9 @@ class Comparison:
                     f"{d:+.2f} ± {hw:.2f} {unit} (Holm-adjusted p = {row['p_holm']:.2g}); with "
                     f"{int(row['games']):,} paired games the experiment could have detected about "
                     f"{mde:.2f} {unit} (80% power).")
-        others = [k for k in df.index[df["significant"]] if k != metric]
+        text += self._decomposition(df, metric, d)
+        others = [k for k in df.index[df["significant"]] if k != metric and not k.endswith(DECIDED)
+                  and k not in ("draw", "unfinished")]
         if others:
             text += " Other real differences: " + "; ".join(
                 f"{df.loc[k, 'description']} {('%+.2f' % ((1 if k in COUNTS else 100) * df.loc[k, 'diff']))}"
@@ -253,6 +276,33 @@ class Comparison:
         if nar > 0.005:
             text += f" Playing both arms on the same deals made this interval {100 * nar:.0f}% narrower than " \
                     f"independent samples would."
+        return text
+
+    def _decomposition(self, df: pd.DataFrame, metric: str, d: float) -> str:
+        """Issue 13 §1/§4: for a fool rate, the change among decided deals, the change in draws and the change
+        in unfinished deals, each on its own; holder metrics say which holder; unfinished deals weighed."""
+        text = ""
+        if metric in ("six_holder_fool", "ace_holder_fool") or metric.startswith(("six_holder", "ace_holder")):
+            text += f" (Here {HOLDER_NOTE}.)"
+        dec = metric + DECIDED
+        if dec in df.index:
+            r = df.loc[dec]
+            text += (f" Among deals decided in both arms (draws left out) the change is {100 * r['diff']:+.2f} points "
+                     f"[{100 * r['lo']:+.2f}, {100 * r['hi']:+.2f}]" +
+                     (" — a real difference." if r["significant"] else " — not distinguishable from none."))
+        if "draw" in df.index:
+            r = df.loc["draw"]
+            text += (f" Draws: {100 * r['a']:.2f}% vs {100 * r['b']:.2f}% ({100 * r['diff']:+.2f} points"
+                     f"{', real' if r['significant'] else ''}); a draw counts as not the fool, so a change in draws "
+                     f"moves every fool rate.")
+        if "unfinished" in df.index:
+            r = df.loc["unfinished"]
+            ua, ub = 100 * r["a"], 100 * r["b"]
+            text += (f" Unfinished deals (left out of every rate): {ua:.2f}% vs {ub:.2f}% "
+                     f"({100 * r['diff']:+.2f} points).")
+            if metric not in COUNTS and max(ua, ub) > abs(d):
+                text += (f" The unfinished share ({max(ua, ub):.2f}%) is larger than the effect reported "
+                         f"({abs(d):.2f} points): had those deals been played out, the answer could differ.")
         return text
 
     def markdown(self, metric: str | None = None) -> str:
@@ -315,3 +365,32 @@ def plot_comparison(c: Comparison, path: Path | None = None):
     ax.set_yticks(y, df["description"], fontsize=8)
     ax.set_xlabel(f"difference A - B (points), 95% intervals\nA: {c.a.label}   B: {c.b.label}", fontsize=8)
     return finish(fig, path)
+
+
+def default_panel() -> list[str]:
+    """Issue 13 §2: the line-ups a rule question is answered for, weakest first: greedy, expert, and the search
+    player once strategies/search.py exists."""
+    from sim.core import dispatch
+    have = set(dispatch.discover())
+    return [s for s in ("greedy", "expert", "search") if s in have]
+
+
+def panel_verdict(results: dict, metric: str) -> str:
+    """One sentence: does the answer hold across the panel, or depend on how well people play?
+    results: strategy -> Comparison (each arm played by that strategy in every seat)."""
+    signs = {}
+    for name, c in results.items():
+        row = c.table().loc[metric]
+        signs[name] = (0 if not row["significant"] else (1 if row["diff"] > 0 else -1), 100 * row["diff"])
+    parts = ", ".join(f"{n} {d:+.2f}" + ("" if s else " (no detectable change)") for n, (s, d) in signs.items())
+    kinds = {s for s, _ in signs.values()}
+    if kinds == {0}:
+        head = "The answer holds across the panel: no line-up shows a detectable change"
+    elif len(kinds) == 1:
+        head = "The answer holds across the panel: every line-up moves the same way"
+    elif 0 in kinds and len(kinds) == 2:
+        head = "The answer depends on how well people play: the change shows only for some line-ups"
+    else:
+        head = "The answer depends on how people play: the line-ups move in opposite directions"
+    unit = "points" if metric not in COUNTS else UNITS[metric]
+    return f"{head} ({parts} {unit})."

@@ -985,9 +985,9 @@ def _check_exchange(st: State, a: dict) -> Verdict:
     _require(st.trump_suit is not None and st.trump_card is not None, rule, "there is no face-up trump card")
     six = SIX * 4 + st.trump_suit
     _require(st.trump_under_talon(), "RUL-9", "the face-up trump card has already been drawn")
-    if st.t("trump_six_exchange_timing") == "until_talon_exhausted":
+    if st.t("trump_six_exchange_timing") == "while_face_down_cards_left":
         _require(len(st.talon) >= 2, "RUL-9",
-                 "no face-down card is left above the trump card, so the talon counts as exhausted")
+                 "no face-down card is left above the trump card (while_face_down_cards_left)")
     _require(st.trump_card != six, rule, "the face-up trump card is itself the six")
     _require(six in st.hands[p], rule, f"player {p} does not hold the trump six {nm(six)}")
     return Verdict(True, rule, f"player {p} may swap {nm(six)} for the face-up {nm(st.trump_card)}")
@@ -1357,16 +1357,19 @@ def _result(st: State, losing_team: int | None, final_bout: int) -> dict:
 
 
 def _next_dealer(st: State, losing_team: int | None) -> int | None:
-    """RUL-8: the fool deals next; after a draw the same dealer; in a team game the first member of
-    the losing team clockwise from the previous dealer (the previous dealer himself first: ours,
-    following PR6-S2 'keeps dealing until he is no longer the fool')."""
+    """RUL-8: the fool deals next; after a draw the same dealer. In a team game the candidates are,
+    with ``next_dealer=loser``, the losing team's members still holding cards (000: «Последний с картами
+    проигрывает и сдаёт»), with ``team_any_loser`` every member of the losing team, out or not; the one
+    who deals is the first candidate clockwise from the previous dealer (the previous dealer himself first:
+    ours, following PR6-S2 'keeps dealing until he is no longer the fool')."""
     if losing_team is None or st.dealer is None:
         return st.dealer
     if st.teams is None:
         return losing_team
+    any_member = st.t("next_dealer") == "team_any_loser"
     for k in range(st.n):
         s = (st.dealer + k) % st.n
-        if st.team[s] == losing_team:
+        if st.team[s] == losing_team and (any_member or s not in st.out_bout):
             return s
     return None  # pragma: no cover
 
