@@ -151,9 +151,10 @@ def _mask(cards) -> int:
     return m
 
 
-def _prostoy_candidates(hand: list[int]):
-    """Every card set that may be a legal simple-durak lead (RUL-11): singles, pairs, pair + one,
-    two disjoint pairs + 1 or 2. The referee's check decides which of them are legal."""
+def _prostoy_candidates(hand: list[int], max_cards: int):
+    """Every card set of at most ``max_cards`` cards that may be a legal simple-durak lead (RUL-11):
+    singles, pairs, pair + one, two disjoint pairs + 1 or 2 (a superset: sizes are not filtered by
+    the toggles here). The referee's check decides which of them are legal."""
     hand = sorted(c for c in hand if c is not None)
     seen = set()
     by_rank: dict[int, list[int]] = {}
@@ -162,26 +163,34 @@ def _prostoy_candidates(hand: list[int]):
     pairs = [p for cs in by_rank.values() for p in combinations(cs, 2)]
     for c in hand:
         seen.add(1 << c)
-    for p in pairs:
+    for p in pairs if max_cards >= 2 else ():
         seen.add(_mask(p))
-        for c in hand:
+        for c in hand if max_cards >= 3 else ():
             if c not in p:
                 seen.add(_mask(p + (c,)))
-    for p, q in combinations(pairs, 2):
+    for p, q in combinations(pairs, 2) if max_cards >= 5 else ():
         if set(p) & set(q):
             continue
         rest = [c for c in hand if c not in p and c not in q]
-        for k in (1, 2):
+        for k in range(1, min(2, max_cards - 4) + 1):
             for extra in combinations(rest, k):
                 seen.add(_mask(p + q + extra))
     return seen
+
+
+def _prostoy_cap(st: State) -> int:
+    """A bound on the size of a simple-durak lead used only to keep the enumeration small: sets the
+    toggles allow (RUL-11) and no more than 6 cards. The defender-hand cap is left to the check."""
+    if st.t("prostoy_attack_sets") == "single_or_pair":
+        return 2
+    return max(3, int(st.t("prostoy_two_pair_lead_size")))
 
 
 def _attack_options(st: State) -> set[int]:
     p = st.attacker
     hand = [c for c in st.hands[p] if c is not None]
     if st.prostoy:
-        cands = _prostoy_candidates(hand)
+        cands = _prostoy_candidates(hand, _prostoy_cap(st))
     else:
         by_rank: dict[int, list[int]] = {}
         for c in hand:
@@ -246,14 +255,15 @@ def legal_options(st: State) -> frozenset[int]:
 
 
 # ---- applying an option ---------------------------------------------------------------------
-def apply_option(st: State, option: int) -> list[dict]:
-    """Play ``option`` for the seat ``to_act`` names; raises DecisionError if it is not legal."""
+def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> list[dict]:
+    """Play ``option`` for the seat ``to_act`` names; raises DecisionError if it is not legal.
+    ``legal``: the legal set already computed for this state (saves computing it again)."""
     who = to_act(st)
     if who is None:
         raise DecisionError("the deal is over")
     p, kind = who
     option = int(option)
-    if option not in legal_options(st):
+    if option not in (legal_options(st) if legal is None else legal):
         raise DecisionError(f"{describe_option(kind, option)} is not a legal {KIND_NAMES[kind]} for seat {p}")
     if kind == K_EXCHANGE:
         st._dec_exchange_bout = st.bout
@@ -395,9 +405,10 @@ def walk_trace(trace: dict, on_decision=None) -> State:
                     raise DecisionError(f"action {i} {a}: the deal is already over for the referee")
                 if who != (p, kind) and who[1] in (K_EXCHANGE, K_TRANSFER):
                     silent = 0 if who[1] == K_EXCHANGE else NO_CARD
+                    legal = legal_options(st)
                     if on_decision:
-                        on_decision(st, who[0], who[1], legal_options(st), silent)
-                    apply_option(st, silent)
+                        on_decision(st, who[0], who[1], legal, silent)
+                    apply_option(st, silent, legal=legal)
                     continue
                 break
             if who != (p, kind):
@@ -413,7 +424,7 @@ def walk_trace(trace: dict, on_decision=None) -> State:
                 raise DecisionError(
                     f"action {i} {a}: {describe_option(kind, opt)} is not among the legal options of seat {p} "
                     f"({', '.join(describe_option(kind, o) for o in sorted(legal))})")
-            apply_option(st, opt)
+            apply_option(st, opt, legal=legal)
     # silent answers after the last action cannot be needed: the last action ends the deal
     if not st.over:
         if int((trace.get("result") or {}).get("bouts") or 0) >= 1000:
