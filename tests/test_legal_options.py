@@ -1,0 +1,259 @@
+"""Unit tests of the referee's decision procedure (sim/referee/decisions.py) on hand-built positions.
+
+Each test names the rule ids it exercises. Positions use the judge's format (``load_position``).
+"""
+from __future__ import annotations
+
+import pytest
+
+from sim.core.cards import card_name, parse_card
+from sim.referee import load_position
+from sim.referee.decisions import (
+    K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, SHOW, apply_option, diff_legal,
+    legal_options, to_act,
+)
+
+RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
+
+
+def P(hands: dict, table=(), attacker=0, defender=1, talon=10, trump="S", first_bout=False, out=(), **extra) -> dict:
+    """hands {seat: "7C 8D"}, table ["7H/9H", "7D"], talon = a count or "8C 9C AS" (top first, the
+    last card the face-up trump card). The discard count is what makes 36."""
+    n = extra.pop("n", len(hands))
+    hand_lists = {str(s): (hands.get(s, "") or "").split() for s in range(n)}
+    rows = []
+    for cell in table:
+        a, _, c = cell.partition("/")
+        rows.append({"attack": a, "cover": c or None})
+    used = {c for h in hand_lists.values() for c in h} | {r["attack"] for r in rows} | \
+           {r["cover"] for r in rows if r["cover"]}
+    if isinstance(talon, str):
+        order = talon.split()
+        trump_card, size, loc = order[-1], len(order), "talon_bottom"
+    else:
+        order, size = None, talon
+        trump_card = next((r + trump for r in RANK_ORDER if r + trump not in used), "A" + trump)
+        loc = "talon_bottom" if talon else "already_drawn"
+    pos = {"num_players": n, "seats_clockwise": list(range(n)), "trump_suit": trump, "trump_card": trump_card,
+           "trump_card_location": loc, "talon_size": size, "talon_order_top_to_bottom": order,
+           "hands": hand_lists, "attacker": attacker, "defender": defender, "table": rows,
+           "first_bout": first_bout, "out_players": list(out)}
+    pos.update(extra)
+    return pos
+
+
+def C(text: str) -> set[int]:
+    """'6S 7H -' -> card ints; '-' is -1 (take / pass / no transfer)."""
+    return {NO_CARD if t == "-" else parse_card(t) for t in text.split()}
+
+
+def M(*sets: str) -> set[int]:
+    """attack sets as bitmasks: M('7C', '7C 7D')."""
+    out = set()
+    for s in sets:
+        m = 0
+        for t in s.split():
+            m |= 1 << parse_card(t)
+        out.add(m)
+    return out
+
+
+def names(opts) -> list[str]:
+    return sorted("-" if o == NO_CARD else card_name(o) if 0 <= o < 36 else f"show {card_name(o - SHOW)}"
+                  for o in opts)
+
+
+# ---- beating (RUL-10) -----------------------------------------------------------------------
+@pytest.mark.parametrize("six_ace,expected", [(True, "6S -"), (False, "-")])
+def test_HR1_RUL10_trump_six_beats_trump_ace(six_ace, expected):
+    st = load_position("podkidnoy", {"trump_six_beats_trump_ace": six_ace},
+                       P({0: "7C", 1: "6S 7H"}, table=["AS"]))
+    assert to_act(st) == (1, K_COVER)
+    assert legal_options(st) == C(expected)
+
+
+@pytest.mark.parametrize("only_if,expected", [(True, "9H -"), (False, "9H 6S -")])
+def test_RUL10_PR6D1_trump_only_if_cannot_follow(only_if, expected):
+    st = load_position("podkidnoy", {"trump_only_if_cannot_follow": only_if},
+                       P({0: "7C", 1: "9H 6S 6H"}, table=["7H"]))
+    assert legal_options(st) == C(expected)
+
+
+def test_RUL17_defender_covers_the_first_uncovered_card_in_table_order():
+    st = load_position("podkidnoy", {}, P({0: "7C", 1: "9H 10D 6S"}, table=["8H/QH", "8D", "8C"]))
+    assert to_act(st) == (1, K_COVER)
+    assert legal_options(st) == C("10D 6S -")  # answers 8D, not 8C
+
+
+def test_RUL12_RUL10_prostoy_cover_per_card_in_table_order_with_the_hand_of_that_moment():
+    # trump_only_if_cannot_follow: 7H may not be trumped while 9H is held; once 9H covers 7H, 8H may be
+    st = load_position("prostoy_6", {"trump_only_if_cannot_follow": True, "teams": "none", "partial_defence": True},
+                       P({0: "7C", 1: "9H 6S 10C"}, table=["7H", "8H", "7D"]))
+    assert to_act(st) == (1, K_COVER)
+    assert legal_options(st) == C("9H -")
+    apply_option(st, parse_card("9H"))
+    assert to_act(st) == (1, K_COVER)
+    assert legal_options(st) == C("6S -")
+    apply_option(st, NO_CARD)  # partial defence: leave 8H uncovered
+    assert legal_options(st) == C("6S -")
+    apply_option(st, parse_card("6S"))
+    assert not st.table  # the defence is complete: the bout is over
+
+
+# ---- attack sets (RUL-11, RUL-14, RUL-15) ---------------------------------------------------
+def test_RUL11_prostoy_sets_1_3_5_pairs():
+    st = load_position("prostoy_5", {}, P({0: "7C 7D 8H 9S 10S", 1: "6C 6D 6H 10C 10D"}))
+    assert to_act(st) == (0, K_ATTACK)
+    assert legal_options(st) == M("7C", "7D", "8H", "9S", "10S", "7C 7D 8H", "7C 7D 9S", "7C 7D 10S")
+
+
+def test_RUL11_prostoy_two_pair_sets_and_the_defenders_hand():
+    hands = {0: "7C 7D 8H 8S 10S", 1: "6C 6D 6H 10C 10D"}
+    st = load_position("prostoy_5", {}, P(hands))
+    assert M("7C 7D 8H 8S 10S") <= legal_options(st)
+    st = load_position("prostoy_5", {}, P({0: hands[0], 1: "6C 6D 6H 10C"}))  # PR5-A6: he holds 4
+    opts = legal_options(st)
+    assert max(bin(m).count("1") for m in opts) == 3
+
+
+def test_RUL11_single_or_pair():
+    st = load_position("prostoy_5", {"prostoy_attack_sets": "single_or_pair"},
+                       P({0: "7C 7D 8H", 1: "6C 6D 6H 10C 10D"}))
+    assert legal_options(st) == M("7C", "7D", "8H", "7C 7D")
+
+
+def test_RUL14_POD_L2_same_rank_leads_capped_by_the_defenders_hand():
+    st = load_position("podkidnoy", {}, P({0: "7C 7D 7H 9S", 1: "6C 6D"}))
+    assert legal_options(st) == M("7C", "7D", "7H", "9S", "7C 7D", "7C 7H", "7D 7H")
+    st = load_position("podkidnoy", {"initial_lead": "single"}, P({0: "7C 7D 7H 9S", 1: "6C 6D"}))
+    assert legal_options(st) == M("7C", "7D", "7H", "9S")
+
+
+@pytest.mark.parametrize("first_bout,may", [(True, False), (False, True)])
+def test_POD_L3_first_bout_limit_of_five(first_bout, may):
+    """4 covered attack cards; the attacker throws in the 5th, it is covered; a 6th only outside the
+    first bout."""
+    st = load_position("podkidnoy", {"first_bout_max_attack": 5},
+                       P({0: "8C 8D 9C", 1: "QD QH QC KC KD KH"}, talon="10C JC QS",
+                         table=["7C/7D", "7H/7S", "8H/10H", "6H/6S"], first_bout=first_bout))
+    assert to_act(st) == (0, K_THROW_IN)
+    assert legal_options(st) == C("8C 8D -")
+    apply_option(st, parse_card("8C"))
+    assert to_act(st) == (1, K_COVER)
+    apply_option(st, parse_card("QC"))
+    if may:
+        assert to_act(st) == (0, K_THROW_IN) and legal_options(st) == C("8D -")
+    else:
+        assert not st.table and to_act(st)[1] == K_ATTACK  # the bout ended at 5 cards
+
+
+# ---- throw-in procedure (RUL-16, RUL-17) ----------------------------------------------------
+def test_RUL17_throwers_asked_attacker_first_then_clockwise():
+    st = load_position("podkidnoy", {}, P({0: "7D", 1: "9C 9D", 2: "7S", 3: "7C"}, table=["7H/9H"]))
+    assert to_act(st) == (0, K_THROW_IN) and legal_options(st) == C("7D -")
+    apply_option(st, NO_CARD)
+    assert to_act(st) == (2, K_THROW_IN) and legal_options(st) == C("7S -")
+    apply_option(st, NO_CARD)
+    assert to_act(st) == (3, K_THROW_IN)
+    apply_option(st, parse_card("7C"))
+    assert to_act(st) == (1, K_COVER)
+    apply_option(st, parse_card("9C"))
+    assert to_act(st) == (0, K_THROW_IN)  # after the defender's answer: the attacker again (RUL-17)
+
+
+def test_RUL16_HR3_neighbours_only():
+    pos = P({0: "7D", 1: "9C 9D", 2: "7S", 3: "7C"}, table=["7H/9H"], passed=[0])
+    st = load_position("podkidnoy", {"throw_in_neighbours_only_if_players_gt": 3}, pos)
+    assert to_act(st) == (2, K_THROW_IN)
+    apply_option(st, NO_CARD)
+    assert not st.table  # seat 3 is no neighbour of the defender: the bout is over
+    st = load_position("podkidnoy", {}, pos)
+    apply_option(st, NO_CARD)
+    assert to_act(st) == (3, K_THROW_IN)
+
+
+def test_RUL16_RUL17_main_attacker_who_is_no_neighbour_counts_as_finished():
+    """The configuration of the core bug: 3v3, neighbours only, after_attacker. Seats 1 and 5 are out;
+    attacker 0 attacks 3 (the next opponent): the defender's neighbours are 2 and 4, the attacker is
+    neither, so he may not throw in (HR-3) and counts as finished: seat 4 is asked."""
+    pos = P({0: "8D", 2: "KC", 3: "9C 9D QS", 4: "7S"}, n=6, attacker=0, defender=3, talon=0,
+            table=["7H/9H"], out=[1, 5])
+    st = load_position("podkidnoy", {"teams": "3v3", "throw_in_neighbours_only_if_players_gt": 2,
+                                     "others_throw_in_timing": "after_attacker"}, pos)
+    assert to_act(st) == (4, K_THROW_IN)
+    assert legal_options(st) == C("7S -")
+
+
+def test_POD_T1_timing_after_first_cover_vs_any_time():
+    pos = P({0: "7D 8C", 1: "9C 9D", 2: "7S"}, table=["7H"])
+    st = load_position("podkidnoy", {"others_throw_in_timing": "after_first_cover"}, pos)
+    assert to_act(st) == (1, K_COVER)
+    # any_time: right after the lead the others are offered a throw-in before the defender answers
+    st = load_position("podkidnoy", {"others_throw_in_timing": "any_time"},
+                       P({0: "7D 7C 8C", 1: "9C 9D", 2: "7S"}, n=3))
+    apply_option(st, 1 << parse_card("7C"))
+    assert to_act(st) == (2, K_THROW_IN)
+    apply_option(st, NO_CARD)
+    assert to_act(st) == (1, K_COVER)
+
+
+def test_RUL17_POD_T4_throw_in_after_take():
+    pos = P({0: "7D", 1: "9C 9D 10D", 2: "7S"}, table=["7H"], take_declared=True)
+    st = load_position("podkidnoy", {"throw_in_after_take": True}, pos)
+    assert to_act(st) == (0, K_THROW_IN) and legal_options(st) == C("7D -")
+    apply_option(st, NO_CARD)
+    assert to_act(st) == (2, K_THROW_IN)  # after a take the others may throw in (after_first_cover)
+
+
+
+# ---- transfer (RUL-19) ----------------------------------------------------------------------
+@pytest.mark.parametrize("next_hand,offered", [("KD", False), ("KD KH", True)])
+def test_PER3_transfer_needs_the_new_defender_to_hold_the_table(next_hand, offered):
+    st = load_position("perevodnoy", {}, P({0: "8C", 1: "7D 9C", 2: next_hand}, table=["7H"]))
+    if offered:
+        assert to_act(st) == (1, K_TRANSFER) and legal_options(st) == C("7D -")
+        apply_option(st, NO_CARD)  # declining: the same defender now covers or takes
+    assert to_act(st) == (1, K_COVER)
+    assert legal_options(st) == C("-")  # neither 7D nor 9C beats 7H
+
+
+def test_PER2_no_transfer_in_the_first_bout():
+    pos = P({0: "8C", 1: "7D 9C", 2: "KD KH"}, table=["7H"], first_bout=True)
+    assert to_act(load_position("perevodnoy", {}, pos)) == (1, K_COVER)
+    assert to_act(load_position("perevodnoy", {"transfer_in_first_bout": True}, pos)) == (1, K_TRANSFER)
+
+
+def test_PER_P1_proezdnoy_shows_a_trump():
+    st = load_position("perevodnoy", {"proezdnoy": True}, P({0: "8C", 1: "7S 7D 9C", 2: "KD"}, table=["7H"]))
+    # laying needs 2 cards in seat 2's hand (PER-3); showing the trump 7S needs only 1
+    assert to_act(st) == (1, K_TRANSFER)
+    assert legal_options(st) == {SHOW + parse_card("7S"), NO_CARD}
+    apply_option(st, SHOW + parse_card("7S"))
+    assert (st.attacker, st.defender) == (1, 2) and to_act(st) == (2, K_COVER)
+
+
+# ---- exchange (RUL-9) -----------------------------------------------------------------------
+def test_RUL9_exchange_offered_to_the_six_holder_before_the_lead():
+    st = load_position("podkidnoy", {"trump_six_exchange": True},
+                       P({0: "7C", 1: "6S 8D"}, talon="9C 10C QS", table=[]))
+    assert to_act(st) == (1, K_EXCHANGE) and legal_options(st) == {0, 1}
+    apply_option(st, 0)
+    assert to_act(st) == (0, K_ATTACK)  # asked once per bout
+
+
+def test_RUL9_no_exchange_when_only_the_trump_card_is_left():
+    pos = P({0: "7C", 1: "6S 8D"}, talon="QS", table=[])
+    assert to_act(load_position("podkidnoy", {"trump_six_exchange": True}, pos)) == (0, K_ATTACK)
+    st = load_position("podkidnoy", {"trump_six_exchange": True,
+                                     "trump_six_exchange_timing": "while_trump_card_in_talon"}, pos)
+    assert to_act(st) == (1, K_EXCHANGE)
+
+
+# ---- diff messages --------------------------------------------------------------------------
+def test_diff_legal_reads_well():
+    assert diff_legal(K_COVER, C("6S 7H -"), C("6S 7H -")) is None
+    msg = diff_legal(K_COVER, C("6S 7H"), C("7H -"))
+    assert "core offers 6S, referee does not" in msg and "referee offers take, core does not" in msg
+    msg = diff_legal(K_TRANSFER, {SHOW + parse_card("7S")}, {NO_CARD})
+    assert "core offers show 7S" in msg and "referee offers no transfer" in msg
+    assert "lead 7C+7D" in diff_legal(K_ATTACK, M("7C 7D"), set())
