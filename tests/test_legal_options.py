@@ -257,3 +257,17 @@ def test_diff_legal_reads_well():
     msg = diff_legal(K_TRANSFER, {SHOW + parse_card("7S")}, {NO_CARD})
     assert "core offers show 7S" in msg and "referee offers no transfer" in msg
     assert "lead 7C+7D" in diff_legal(K_ATTACK, M("7C 7D"), set())
+
+
+def test_PER_P1_VAR_PK1_both_show_rules_a_pokaznoy_show_leaves_the_proezdnoy_right():
+    """With proezdnoy and pokaznoy both on, a show is counted as pokaznoy first (the referee's ruling in
+    game._show_allowance). Seat 1 showed 7S earlier in this bout (pokaznoy); the attack came back to
+    him: he may not show 7S again by pokaznoy (each card once per bout) but still by proezdnoy (once per
+    player per bout, not yet used). Today's core refuses it (it counts every show for both rules)."""
+    pos = P({0: "8C", 1: "7S 9C", 2: "KD KH KC"}, table=["7H", "7D", "7C"], attacker=0, defender=1,
+            shown_cards_this_bout=["7S"], transfers_this_bout=3)
+    st = load_position("perevodnoy", {"proezdnoy": True, "pokaznoy": True, "transfer_in_first_bout": True}, pos)
+    assert to_act(st) == (1, K_TRANSFER)
+    assert legal_options(st) == {SHOW + parse_card("7S"), NO_CARD}
+    st = load_position("perevodnoy", {"pokaznoy": True, "transfer_in_first_bout": True}, pos)
+    assert to_act(st) == (1, K_COVER)  # pokaznoy alone: 7S was shown, and laying needs 4 cards in seat 2's hand
