@@ -36,6 +36,18 @@ def check_trace(trace: dict) -> None:
     D.walk_trace(trace)
 
 
+def core_decisions(family: str, n: int, toggles: dict, strategy: str, seed: int, game: int, deals: int = 1):
+    """The state-machine core's decision streams: one ``(trace, [(seat, kind, legal, answer), ...])``
+    per deal, every decision included (legal as a set in the int vocabulary of
+    ``sim.referee.decisions``). None while the core does not expose them (today)."""
+    return None
+
+
+def check_decisions(trace: dict, decisions) -> None:
+    """Seat, kind and the whole legal set agree with the referee at every decision."""
+    D.walk_decisions(trace, decisions)
+
+
 def repro(family, n, toggles, strategy, seed, game, deals=1, deal=0) -> str:
     return (f"rules.resolve({family!r}, {n}, {toggles!r}); strategy {strategy!r}; "
             f"Runner(...).trace(seed={seed}, series={game}, deals={deals})[{deal}]")

@@ -15,7 +15,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from core_adapter import STRATEGIES, check_trace, core_traces, known_core_bug, repro
+from core_adapter import (STRATEGIES, check_decisions, check_trace, core_decisions, core_traces, known_core_bug,
+                          repro)
 from rulegen import rule_configs
 from sim.referee.decisions import DecisionError
 
@@ -33,6 +34,20 @@ def fuzz_config(family, n, toggles, dps, games=GAMES, seed=SEED):
             for d, tr in enumerate(traces):
                 try:
                     check_trace(tr)
+                except DecisionError as e:
+                    raise AssertionError(f"{e}\n  reproduce: {repro(family, n, toggles, strategy, seed, g, dps, d)}")
+
+
+def fuzz_legal_sets(family, n, toggles, dps, games=GAMES, seed=SEED):
+    """The legal SET at every decision (needs the state-machine core: core_adapter.core_decisions)."""
+    for strategy in STRATEGIES:
+        for g in range(games):
+            streams = core_decisions(family, n, toggles, strategy, seed, g, dps)
+            if streams is None:
+                pytest.skip("the core does not expose its decisions yet")
+            for d, (tr, decisions) in enumerate(streams):
+                try:
+                    check_decisions(tr, decisions)
                 except DecisionError as e:
                     raise AssertionError(f"{e}\n  reproduce: {repro(family, n, toggles, strategy, seed, g, dps, d)}")
 
@@ -60,6 +75,17 @@ def test_core_follows_the_referee_procedure(cfg):
 @given(rule_configs())
 def test_soak_core_follows_the_referee_procedure(cfg):
     _run(cfg)
+
+
+@settings(max_examples=DEFAULT_EXAMPLES, **_SETTINGS)
+@given(rule_configs())
+def test_core_legal_sets_equal_the_referees(cfg):
+    family, n, toggles, dps = cfg
+    if core_decisions(family, n, toggles, "random", SEED, 0, 1) is None:
+        pytest.skip("the core does not expose its decisions yet (core_adapter.core_decisions)")
+    if not WITH_KNOWN_BUGS:
+        assume(known_core_bug(family, n, toggles) is None)
+    fuzz_legal_sets(family, n, toggles, dps)
 
 
 # ---- regression cases: configurations the fuzzing found ----------------------------------

@@ -271,3 +271,43 @@ def test_PER_P1_VAR_PK1_both_show_rules_a_pokaznoy_show_leaves_the_proezdnoy_rig
     assert legal_options(st) == {SHOW + parse_card("7S"), NO_CARD}
     st = load_position("perevodnoy", {"pokaznoy": True, "transfer_in_first_bout": True}, pos)
     assert to_act(st) == (1, K_COVER)  # pokaznoy alone: 7S was shown, and laying needs 4 cards in seat 2's hand
+
+
+# ---- the decision-stream walk the state-machine core will be checked with -------------------
+def _a_trace():
+    """A fixed podkidnoy deal (no core needed): both players lead their lowest card, cover with the
+    lowest card that beats, take otherwise, never throw in. Built by the referee itself."""
+    from sim.core.rules import resolve
+    from sim.referee import new_deal
+    from sim.referee.decisions import apply_option as ap
+    deck = [card_name(c) for c in (list(range(0, 36, 5)) + [c for c in range(36) if c % 5])]
+    st = new_deal(resolve("podkidnoy", 2, {}), deck, 0)
+    stream = []
+    while to_act(st) is not None:
+        seat, kind = to_act(st)
+        legal = legal_options(st)
+        cards = sorted(o for o in legal if o >= 0)
+        if kind == K_ATTACK:
+            opt = min(legal, key=lambda m: (bin(m).count("1"), m))
+        elif kind == K_COVER:
+            opt = cards[0] if cards else NO_CARD
+        else:
+            opt = NO_CARD
+        stream.append((seat, kind, set(legal), opt))
+        ap(st, opt, legal=legal)
+    trace = {"family": "podkidnoy", "num_players": 2, "toggles": {}, "deck": deck, "dealer": 0, "deal": 0,
+             "result": None}
+    return trace, stream
+
+
+def test_walk_decisions_accepts_an_agreeing_stream_and_names_a_difference():
+    from sim.referee.decisions import DecisionError, walk_decisions
+    trace, stream = _a_trace()
+    assert len(stream) > 10
+    assert walk_decisions(trace, stream).over
+    i = next(k for k, d in enumerate(stream) if d[1] == K_COVER and len(d[2]) > 1)
+    seat, kind, legal, opt = stream[i]
+    extra = next(c for c in range(36) if c not in legal)
+    bad = stream[:i] + [(seat, kind, legal | {extra}, opt)] + stream[i + 1:]
+    with pytest.raises(DecisionError, match=f"core offers {card_name(extra)}, referee does not"):
+        walk_decisions(trace, bad)

@@ -436,3 +436,29 @@ def walk_trace(trace: dict, on_decision=None) -> State:
         if diffs:
             raise DecisionError(f"results differ in {diffs}: trace {theirs}, referee {st.result}")
     return st
+
+
+def walk_decisions(trace: dict, decisions) -> State:
+    """Drive the referee from a core's full decision stream (the state-machine core): ``trace``
+    gives the deal (family, num_players, toggles, deck, dealer, deal, previous_fool, result) and
+    ``decisions`` yields ``(seat, kind, legal, answer)`` for EVERY decision the core asked, silent
+    ones included. At each: ``(seat, kind) == to_act``, the core's legal set equals
+    ``legal_options`` (``diff_legal`` names the difference) and the answer is applied.
+    Raises DecisionError at the first disagreement."""
+    st = trace_state(trace)
+    for i, (seat, kind, legal, answer) in enumerate(decisions):
+        who = to_act(st)
+        if who != (int(seat), int(kind)):
+            raise DecisionError(f"decision {i}: the core asks seat {seat} to {KIND_NAMES[kind]}, the procedure "
+                                f"asks {who and (who[0], KIND_NAMES[who[1]])} (bout {st.bout}, attacker "
+                                f"{st.attacker}, defender {st.defender}, table "
+                                f"{[[nm(x), nm(y)] for x, y in st.table]})")
+        mine = legal_options(st)
+        diff = diff_legal(kind, legal, mine, context=f"decision {i}, seat {seat}, bout {st.bout}, table "
+                                                      f"{[[nm(x), nm(y)] for x, y in st.table]}")
+        if diff:
+            raise DecisionError(f"decision {i}: {diff}")
+        apply_option(st, answer, legal=mine)
+    if not st.over and int((trace.get("result") or {}).get("bouts") or 0) < 1000:
+        raise DecisionError(f"after all decisions the deal is not over for the referee (to act: {to_act(st)})")
+    return st
