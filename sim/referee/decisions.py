@@ -389,6 +389,10 @@ def _card(x) -> int:
     return x if isinstance(x, int) else parse_card(x)
 
 
+def _table_text(st: State) -> str:
+    return "[" + ", ".join(nm(a) + ("/" + nm(c) if c is not None else "") for a, c in st.table) + "]"
+
+
 def walk_trace(trace: dict, on_decision=None) -> State:
     """Replay a core trace decision by decision. At every recorded action: the seat and kind are
     ``to_act`` and the answer is in ``legal_options``. Decisions a trace does not record (keeping
@@ -415,7 +419,7 @@ def walk_trace(trace: dict, on_decision=None) -> State:
                 raise DecisionError(
                     f"action {i} {a}: the core asked seat {p} to {KIND_NAMES[kind]}, the procedure asks "
                     f"seat {who[0]} to {KIND_NAMES[who[1]]} (bout {st.bout}, attacker {st.attacker}, "
-                    f"defender {st.defender}, table {[[nm(x), nm(y)] for x, y in st.table]}, "
+                    f"defender {st.defender}, table {_table_text(st)}, "
                     f"passed {sorted(st.passed)}, out {[s for s in range(st.n) if st.is_out[s]]})")
             legal = legal_options(st)
             if on_decision:
@@ -452,10 +456,10 @@ def walk_decisions(trace: dict, decisions) -> State:
             raise DecisionError(f"decision {i}: the core asks seat {seat} to {KIND_NAMES[kind]}, the procedure "
                                 f"asks {who and (who[0], KIND_NAMES[who[1]])} (bout {st.bout}, attacker "
                                 f"{st.attacker}, defender {st.defender}, table "
-                                f"{[[nm(x), nm(y)] for x, y in st.table]})")
+                                f"{_table_text(st)})")
         mine = legal_options(st)
         diff = diff_legal(kind, legal, mine, context=f"decision {i}, seat {seat}, bout {st.bout}, table "
-                                                      f"{[[nm(x), nm(y)] for x, y in st.table]}")
+                                                      f"{_table_text(st)}")
         if diff:
             raise DecisionError(f"decision {i}: {diff}")
         apply_option(st, answer, legal=mine)
