@@ -20,7 +20,7 @@ from core_adapter import (STRATEGIES, check_decisions, check_trace, core_decisio
 from rulegen import rule_configs
 from sim.referee.decisions import DecisionError
 
-DEFAULT_EXAMPLES = 60
+DEFAULT_EXAMPLES = 300  # ~70 s now; the legal-set test (same budget) about as much once it runs
 GAMES = 2  # series per strategy and configuration
 SEED = 4242
 SOAK_EXAMPLES = int(os.environ.get("DURAK_FUZZ_EXAMPLES", "0") or 0)
