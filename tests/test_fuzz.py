@@ -9,6 +9,12 @@ Default run: a fixed, derandomized budget. Soak: ``DURAK_FUZZ_EXAMPLES=2000 pyte
 tests/test_fuzz.py`` (the soak test is skipped unless the variable is set and is deselected by
 default). ``DURAK_FUZZ_KNOWN_BUGS=1`` also draws the configurations of known core bugs
 (``core_adapter.known_core_bug``), which the default run leaves out.
+
+Limits of the trace walk (lifted by ``test_core_legal_sets_equal_the_referees`` once the core exposes
+its decisions through ``core_adapter.core_decisions``): only the answers the core chose are checked,
+not the sets it offered; and declines that leave no trace (keeping the trump six, not transferring,
+prostoy covers before a take-all) are inferred, so a referee that offers a transfer too often
+(e.g. without PER-3) is not noticed here.
 """
 import os
 
