@@ -32,7 +32,9 @@ from __future__ import annotations
 from itertools import combinations
 
 from sim.core.cards import N_CARDS, card_name, rank_of
-from sim.referee.game import State, apply, check, new_deal, _cover_problem, nm, RESULT_KEYS, TOGGLE_BY_NAME, resolve
+from sim.core.cards import parse_card
+from sim.referee.game import (RESULT_KEYS, TOGGLE_BY_NAME, State, _cover_problem, apply, check, new_deal, nm,
+                              resolve)
 
 K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
 KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
@@ -66,7 +68,9 @@ def _pending(st: State) -> tuple:
 
 
 def _anytime_open(st: State) -> bool:
-    return _g(st, "_dec_anytime") == (st.bout, st.defender, len(st.table)) and not st.covers_on_table() and not st.take_declared
+    """RUL-17 any_time: the others' round right after the lead, before the defender's first answer."""
+    return (_g(st, "_dec_anytime") == (st.bout, st.defender, len(st.table))
+            and not st.covers_on_table() and not st.take_declared)
 
 
 # ---- who acts -------------------------------------------------------------------------------
@@ -385,7 +389,6 @@ def _decisions_of(st: State, a: dict) -> list[tuple[int, int, int]]:
 
 
 def _card(x) -> int:
-    from sim.core.cards import parse_card
     return x if isinstance(x, int) else parse_card(x)
 
 
