@@ -311,3 +311,23 @@ def test_walk_decisions_accepts_an_agreeing_stream_and_names_a_difference():
     bad = stream[:i] + [(seat, kind, legal | {extra}, opt)] + stream[i + 1:]
     with pytest.raises(DecisionError, match=f"core offers {card_name(extra)}, referee does not"):
         walk_decisions(trace, bad)
+
+
+def test_RUL17_any_time_round_is_not_reopened_when_shows_bring_the_attack_back():
+    """Found by the fuzzing (a bug of the first version of this procedure): 2v2, seat 1 out. 0 leads JD
+    against 3, seat 2 passes in the any_time round, 3 shows JC (to 0), 0 shows JS (back to 3): the same
+    defender and the same table as after the lead, but the any_time round is over: 3 answers."""
+    st = load_position("perevodnoy", {"teams": "2v2", "pokaznoy": True, "transfer_in_first_bout": True,
+                                      "others_throw_in_timing": "any_time"},
+                       P({0: "JD JS 8C", 1: "", 2: "JH 9C", 3: "JC 7C 7D"}, attacker=0, defender=3, out=[1],
+                         talon=0))
+    apply_option(st, 1 << parse_card("JD"))
+    assert to_act(st) == (2, K_THROW_IN)
+    apply_option(st, NO_CARD)
+    assert to_act(st) == (3, K_TRANSFER)
+    apply_option(st, SHOW + parse_card("JC"))
+    assert to_act(st) == (0, K_TRANSFER)
+    apply_option(st, SHOW + parse_card("JS"))
+    assert (st.attacker, st.defender) == (0, 3)
+    assert to_act(st) == (3, K_TRANSFER)
+    assert legal_options(st) == C("JC -")  # JC was shown this bout (VAR-PK1): it may only be laid now

@@ -269,6 +269,8 @@ def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> l
     option = int(option)
     if option not in (legal_options(st) if legal is None else legal):
         raise DecisionError(f"{describe_option(kind, option)} is not a legal {KIND_NAMES[kind]} for seat {p}")
+    if not (kind == K_THROW_IN and option == NO_CARD):
+        st._dec_anytime = None  # only passes keep the any_time round after the lead open (RUL-17)
     if kind == K_EXCHANGE:
         st._dec_exchange_bout = st.bout
         return apply(st, {"type": "exchange_trump_six", "player": p}) if option == 1 else []
