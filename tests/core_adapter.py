@@ -58,9 +58,10 @@ def known_core_bug(family: str, n: int, toggles: dict) -> str | None:
     the state-machine core fixes it). RUL-16/17: the core's neighbours-only `continue` skips a main
     attacker who is no neighbour of the defender before marking him finished, so with
     after_attacker nobody else is asked and the bout ends early."""
+    # Only with 6 players: in 2v2 (and 4-player pairs) the attacker is always a neighbour of his defender.
     g = toggles.get("throw_in_neighbours_only_if_players_gt", "none")
     teams = R.team_of_seats(toggles.get("teams", "none"), n) if family in R.THROW_IN else None
-    if (family in R.THROW_IN and g != "none" and n > g and teams is not None
+    if (family in R.THROW_IN and n == 6 and g != "none" and n > g and teams is not None
             and toggles.get("others_throw_in_timing") == "after_attacker"):
         return "RUL-16/17 neighbours-only attacker not marked finished (after_attacker)"
     return None
