@@ -5,7 +5,10 @@ who acts, the decision kind and the legal set. Swap the bodies here, not the tes
 """
 from __future__ import annotations
 
+import random
 from functools import lru_cache
+
+import numpy as np
 
 from sim.core import rules as R
 from sim.referee import decisions as D
@@ -36,11 +39,56 @@ def check_trace(trace: dict) -> None:
     D.walk_trace(trace)
 
 
+def _policy(strategy: str):
+    """An answer function (deal, seat, kind, legal set, rnd) -> option: uniform over the legal set for
+    `random` (every option, including the odd corners, is reached); the compiled strategy otherwise."""
+    if strategy == "random":
+        return lambda d, seat, kind, legal, rnd: rnd.choice(sorted(legal))
+    from sim.core import dispatch
+    from sim.core import layout as L
+    mod = dispatch.load_module(dispatch.discover()[strategy])
+    greedy = dispatch.load_module(dispatch.discover()["greedy"])
+    fns = [getattr(mod, k, None) or getattr(greedy, k) for k in dispatch.KINDS]
+    params = np.zeros(16)
+    rng = np.zeros(1, dtype=np.uint64)
+
+    def answer(d, seat, kind, legal, rnd):
+        obs = d.observe(seat)
+        obs.flags.writeable = False
+        return int(fns[kind](obs, d.ws[L.S_LEGAL], params, rng))
+    return answer
+
+
 def core_decisions(family: str, n: int, toggles: dict, strategy: str, seed: int, game: int, deals: int = 1):
     """The state-machine core's decision streams: one ``(trace, [(seat, kind, legal, answer), ...])``
     per deal, every decision included (legal as a set in the int vocabulary of
-    ``sim.referee.decisions``). None while the core does not expose them (today)."""
-    return None
+    ``sim.referee.decisions``), stepped through the core's kernels (``sim.core.machine.series``)."""
+    from sim.core import layout as L
+    from sim.core.cards import card_name
+    from sim.core.machine import series
+    rules = R.resolve(family, n, toggles)
+    rnd = random.Random(seed * 1_000_003 + game)
+    policy = _policy(strategy)
+    out = []
+    for i, d in enumerate(series(rules, seed, game, deals)):
+        stream = []
+        while not d.over:
+            seat, kind = d.to_act()
+            legal = d.legal_options()
+            a = policy(d, seat, kind, legal, rnd)
+            stream.append((seat, kind, legal, a))
+            if not d.apply(a):
+                break
+        rec = d.result()
+        trace = {"family": family, "num_players": n, "toggles": dict(rules.toggles), "seed": seed,
+                 "game_index": game, "deal": i, "dealer": d.dealer,
+                 "previous_fool": d.previous_fool if i else None,
+                 "deck": [card_name(c) for c in d.deck], "actions": [],
+                 "result": {"bouts": int(rec[L.F_BOUTS])}}
+        out.append((trace, stream))
+        if rec[L.F_ERROR]:
+            break
+    return out
 
 
 def check_decisions(trace: dict, decisions) -> None:
@@ -54,14 +102,7 @@ def repro(family, n, toggles, strategy, seed, game, deals=1, deal=0) -> str:
 
 
 def known_core_bug(family: str, n: int, toggles: dict) -> str | None:
-    """Configurations where today's core is known to break the procedure (remove each entry once
-    the state-machine core fixes it). RUL-16/17: the core's neighbours-only `continue` skips a main
-    attacker who is no neighbour of the defender before marking him finished, so with
-    after_attacker nobody else is asked and the bout ends early."""
-    # Only with 6 players: in 2v2 (and 4-player pairs) the attacker is always a neighbour of his defender.
-    g = toggles.get("throw_in_neighbours_only_if_players_gt", "none")
-    teams = R.team_of_seats(toggles.get("teams", "none"), n) if family in R.THROW_IN else None
-    if (family in R.THROW_IN and n == 6 and g != "none" and n > g and teams is not None
-            and toggles.get("others_throw_in_timing") == "after_attacker"):
-        return "RUL-16/17 neighbours-only attacker not marked finished (after_attacker)"
+    """Configurations where the core is known to break the procedure: none. (The neighbours-only
+    attacker bug the fuzzing found, RUL-16/17, was fixed by the state-machine core; its regression
+    case is test_fuzz.test_regression_neighbours_only_attacker_counts_as_finished.)"""
     return None

@@ -648,9 +648,12 @@ def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
     nd = next_opponent(ws, ws[O_OUT], dfn, n)
     if a >= SHOW:
         c = a - SHOW
+        # RUL-19: with both house rules on, a show counts as pokaznoy first (each card once per bout)
+        # and uses up the proezdnoy right only when pokaznoy does not allow it
+        if rv[R_POKAZNOY] == 0 or (ws[S_SHOWN_BOUT] >> c) & 1:
+            ws[S_SHOWN_GAME] |= ONE << c
+            ws[S_SHOWED] |= ONE << dfn
         ws[S_SHOWN_BOUT] |= ONE << c
-        ws[S_SHOWN_GAME] |= ONE << c
-        ws[S_SHOWED] |= ONE << dfn
         ws[O_KNOWN + dfn] |= ONE << c
         if tracing:
             emit(trace, tn, T_SHOW, dfn, c, nd)
