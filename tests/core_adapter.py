@@ -82,7 +82,7 @@ def core_decisions(family: str, n: int, toggles: dict, strategy: str, seed: int,
         rec = d.result()
         trace = {"family": family, "num_players": n, "toggles": dict(rules.toggles), "seed": seed,
                  "game_index": game, "deal": i, "dealer": d.dealer,
-                 "previous_fool": d.previous_fool if i else None,
+                 "previous_fool": d.previous_fool if i and d.previous_fool >= 0 else None,
                  "deck": [card_name(c) for c in d.deck], "actions": [],
                  "result": {"bouts": int(rec[L.F_BOUTS])}}
         out.append((trace, stream))

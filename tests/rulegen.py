@@ -81,3 +81,19 @@ def rule_configs(draw, families=FAMILIES, players=(2, 3, 4, 5, 6)):
     problem = config_problem(family, n, toggles, dps)
     assume(problem is None)
     return family, n, toggles, dps
+
+
+def random_config(rnd, families=FAMILIES, players=(2, 3, 4, 5, 6), tries=100):
+    """The same space as ``rule_configs``, drawn with a plain ``random.Random`` (for soak runs
+    outside hypothesis, e.g. in worker processes)."""
+    for _ in range(tries):
+        family = rnd.choice(families)
+        n = rnd.choice(players)
+        toggles = {t.name: rnd.choice(toggle_values(t, family)) for t in drawn_toggles(family)}
+        tv = teams_values(family, n)
+        if tv:
+            toggles["teams"] = rnd.choice(tv)
+        dps = rnd.randint(1, 3)
+        if config_problem(family, n, toggles, dps) is None:
+            return family, n, toggles, dps
+    raise RuntimeError("no valid configuration drawn")

@@ -242,11 +242,16 @@ def test_RUL9_exchange_offered_to_the_six_holder_before_the_lead():
 
 
 def test_RUL9_no_exchange_when_only_the_trump_card_is_left():
+    """RUL-9: `while_face_down_cards_left` closes the window when only the face-up trump is left;
+    `until_talon_exhausted` (the face-up trump still counts as the pack, 000) and
+    `while_trump_card_in_talon` keep it open."""
     pos = P({0: "7C", 1: "6S 8D"}, talon="QS", table=[])
-    assert to_act(load_position("podkidnoy", {"trump_six_exchange": True}, pos)) == (0, K_ATTACK)
     st = load_position("podkidnoy", {"trump_six_exchange": True,
-                                     "trump_six_exchange_timing": "while_trump_card_in_talon"}, pos)
-    assert to_act(st) == (1, K_EXCHANGE)
+                                     "trump_six_exchange_timing": "while_face_down_cards_left"}, pos)
+    assert to_act(st) == (0, K_ATTACK)
+    for timing in ("until_talon_exhausted", "while_trump_card_in_talon"):
+        st = load_position("podkidnoy", {"trump_six_exchange": True, "trump_six_exchange_timing": timing}, pos)
+        assert to_act(st) == (1, K_EXCHANGE)
 
 
 # ---- diff messages --------------------------------------------------------------------------

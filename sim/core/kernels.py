@@ -762,7 +762,7 @@ def _end_bout(rv, ws, rec, taking):
         ws[O_OUT] = out
     n_left = popcount(_team_left(ws, out, n))
     pog = -1
-    if rv[R_POGONY_WIN] != 0 and n - popcount(out) == 2:
+    if rv[R_POGONY_WIN] != 0 and n - popcount(out) == 2 and n_left == 2:  # HR-2: two opponents left
         w = 0
         for s in range(n):
             hs = ws[S_HANDS + s]
