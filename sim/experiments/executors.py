@@ -255,6 +255,14 @@ def _import_distributed():
     return distributed
 
 
+def connect_seconds() -> float:
+    """How long to try reaching a scheduler (DURAK_SCHEDULER_TIMEOUT, seconds; default 20)."""
+    try:
+        return max(0.1, float(os.environ.get("DURAK_SCHEDULER_TIMEOUT", "20")))
+    except ValueError:
+        return 20.0
+
+
 class DaskBackend:
     """A Dask cluster: an existing one (`address`, or a `client`), else a LocalCluster of `workers` processes
     (default: all cores) with one thread each, started on first use and closed by close()."""
@@ -274,12 +282,12 @@ class DaskBackend:
             distributed = _import_distributed()
             try:
                 if self.address:
-                    self._client = distributed.Client(self.address, timeout="20s")
+                    self._client = distributed.Client(self.address, timeout=f"{connect_seconds():g}s")
                 else:
                     import logging
                     self._cluster = distributed.LocalCluster(
                         n_workers=self.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                        dashboard_address=None, silence_logs=logging.ERROR)
+                        dashboard_address=":0", silence_logs=logging.ERROR)
                     self._client = distributed.Client(self._cluster)
             except (OSError, TimeoutError, ValueError) as e:
                 where = f"the Dask scheduler at {self.address}" if self.address else "a local Dask cluster"
@@ -457,16 +465,17 @@ def cli_options(command):
     """--backend and --scheduler for a click command; the command body runs with that backend active."""
     import click
 
-    @click.option("--backend", type=click.Choice(["threads", "dask"]), default="threads", show_default=True,
-                  help="Where games run: threads in this process, or a Dask cluster (a local one of --threads "
-                       f"processes unless --scheduler; needs {DASK_INSTALL}). Results do not depend on it.")
+    @click.option("--backend", type=click.Choice(["threads", "dask"]), default=None,
+                  help="Where games run: threads in this process (default), or a Dask cluster (a local one of "
+                       f"--threads processes unless --scheduler; needs {DASK_INSTALL}). Results do not depend "
+                       "on it.")
     @click.option("--scheduler", default=None, metavar="ADDRESS",
                   help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask; "
                        "default with --backend dask: $DURAK_SCHEDULER, else a local cluster).")
     @functools.wraps(command)
     def wrapper(*args, backend, scheduler, **kw):
-        if scheduler:
-            backend = "dask"
+        if backend is None:
+            backend = "dask" if scheduler else "threads"
         try:
             b = make_backend(backend, scheduler, kw.get("threads") or None)
         except BackendError as e:
