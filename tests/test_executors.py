@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from sim.cli import main
 from sim.core import rules as R
+from sim.core.records import to_records
 from sim.experiments import batch, executors
 from sim.experiments import experiment as X
 from sim.experiments.compare import Arm, Comparison
@@ -54,6 +55,25 @@ def test_a_cluster_of_2_workers_gives_the_threads_result_bit_for_bit_at_any_chun
             exp = _experiment(chunk=chunk).run()
             assert _summary(exp) == threads_result, chunk
     assert executors.active().name == "threads"  # the block ended: back to threads
+
+
+def test_the_tasks_give_what_the_core_gives_in_one_call(threads_result):
+    """Independent of the task path: one call of the core over all series gives the same tallies."""
+    exp = _experiment()
+    runner = batch.Runner(exp.rules, exp.lineups[0])
+    direct = batch.Tally(2)
+    direct.add(to_records(runner.play_raw(5, 0, GAMES)))
+    assert threads_result["seats"] == [{"seat": s, "strategy": "greedy", "escaped": int(direct.escaped[s]),
+                                        "drew": int(direct.drew[s]), "fool": int(direct.fool[s]),
+                                        "cards_taken": int(direct.taken[s])} for s in range(2)]
+    assert threads_result["draws"] == direct.draws and threads_result["games"] == direct.games
+
+
+def test_referee_verification_runs_on_the_workers(cluster):
+    t = _experiment(games=6000, verify=1500).run()
+    with executors.use(executors.DaskBackend(client=cluster)):
+        d = _experiment(games=6000, verify=1500).run()
+    assert t.verified == d.verified == 4 and _summary(t) == _summary(d)
 
 
 def test_a_cluster_of_1_worker_gives_the_same_result(threads_result):
@@ -126,6 +146,7 @@ def test_strategy_sources_travel_with_the_task(tmp_path, monkeypatch):
     assert executors._local_folder(elsewhere) == local  # written once
     (folder / "cautious.py").write_text("NAME = 'cautious'  # edited\n")  # new content, new hash
     assert executors.pack_folder(folder).digest != f.digest
+    assert executors._local_folder(f) == local  # the folder here changed: the shipped sources are used
 
 
 def test_backend_errors_are_one_line(monkeypatch):

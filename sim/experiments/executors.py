@@ -30,8 +30,6 @@ from sim.core.records import to_records
 from sim.core.rules import Rules
 
 DASK_INSTALL = "pip install -e '.[dask]'"
-# Series per task on a Dask cluster when the user gives no --chunk (see README "On a cluster": measured)
-DASK_CHUNK = 1 << 14
 
 
 class BackendError(ValueError):
