@@ -1,6 +1,6 @@
 """Threads against a local Dask cluster on this machine: games/s of the same run, and the per-task overhead.
 
-    DURAK_CACHE_DIR=... python results/bench_backends.py [GAMES] [REPEATS]
+    DURAK_CACHE_DIR=... python results/bench_backends.py [GAMES] [REPEATS]   (REPEATS 0: task cost only)
 
 Runs `durak run --games GAMES --json` alternately with --threads 2 and with --backend dask --threads 2
 (a LocalCluster of 2 worker processes of 1 thread) at several chunk sizes, REPEATS times interleaved (the
@@ -46,15 +46,22 @@ def task_overhead(n=400):
         backend = executors.DaskBackend(client=client)
         backend.warm([lu])
         for name, pool in (("threads", executors.ThreadBackend(2).pool()), ("dask", backend.pool())):
-            list(executors.stream(pool, executors.play_chunk, tasks[:20]))
-            t = time.perf_counter()
-            list(executors.stream(pool, executors.play_chunk, tasks))
-            out[name] = (time.perf_counter() - t) / n * 2  # seconds of one worker per task (2 run at once)
+            for ahead in (4, 32):  # 4: what the runners keep in flight on 2 workers; 32: latency hidden
+                list(executors.stream(pool, executors.play_chunk, tasks[:20], ahead))
+                t = time.perf_counter()
+                list(executors.stream(pool, executors.play_chunk, tasks, ahead))
+                out[name, ahead] = (time.perf_counter() - t) / n  # wall seconds per task, 2 workers
             pool.close()
     return out
 
 
 if __name__ == "__main__":
+    if REPEATS == 0:
+        ov = task_overhead()
+        for ahead in (4, 32):
+            print(f"wall time per 1-series task on 2 workers, {ahead} in flight: threads "
+                  f"{1e3 * ov['threads', ahead]:.2f} ms, dask {1e3 * ov['dask', ahead]:.2f} ms")
+        sys.exit()
     ref = None
     rows = []
     for rep in range(REPEATS):
@@ -73,5 +80,6 @@ if __name__ == "__main__":
                                                      [r for r in rows if r[1] == "threads"])]
             print(f"{label}: cluster/threads per round: {', '.join(f'{x:.2f}' for x in ratios)}")
     ov = task_overhead()
-    print(f"per-task cost (1-series tasks, per worker): threads {1e3 * ov['threads']:.2f} ms, "
-          f"dask {1e3 * ov['dask']:.2f} ms")
+    for ahead in (4, 32):
+        print(f"wall time per 1-series task on 2 workers, {ahead} in flight: threads "
+              f"{1e3 * ov['threads', ahead]:.2f} ms, dask {1e3 * ov['dask', ahead]:.2f} ms")

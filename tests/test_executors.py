@@ -17,7 +17,7 @@ from sim.core import rules as R
 from sim.core.records import to_records
 from sim.experiments import batch, executors
 from sim.experiments import experiment as X
-from sim.experiments.compare import Arm, Comparison
+from sim.experiments.compare import Arm, Comparison, PairedSums, metric_matrix
 
 GAMES = 24_000
 
@@ -96,10 +96,16 @@ def test_batch_run_and_a_comparison_on_the_cluster_equal_threads(cluster):
         return Comparison(Arm("A", ra, batch.make_lineup(ra, ["greedy"])), Arm("B", rb, batch.make_lineup(rb, ["greedy"])),
                           seed=4, games=6000, chunk=1500, threads=2)
     t = comparison().run()
+    # independent of the task path: both arms over all 6000 series in one call of the core each
+    mats = [metric_matrix(to_records(batch.Runner(arm.rules, arm.seats).play_raw(4, 0, 6000)), 2, 0)
+            for arm in (t.a, t.b)]
+    direct = PairedSums(mats[0].shape[1])
+    direct.add(*mats)
     with executors.use(executors.DaskBackend(client=cluster)):
         d = comparison().run()
     for f in ("n", "sa", "sb", "saa", "sbb", "sab"):
         assert np.array_equal(getattr(t.sums, f), getattr(d.sums, f)), f
+        assert np.array_equal(getattr(t.sums, f), getattr(direct, f)), f
     assert t.table().equals(d.table())
 
 
