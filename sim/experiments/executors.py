@@ -285,24 +285,29 @@ class DaskBackend:
                     import logging
                     self._cluster = distributed.LocalCluster(
                         n_workers=self.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                        dashboard_address=":0", silence_logs=logging.ERROR)
+                        dashboard_address=":0", silence_logs=logging.CRITICAL)
                     self._client = distributed.Client(self._cluster)
             except (OSError, TimeoutError, ValueError) as e:
                 where = f"the Dask scheduler at {self.address}" if self.address else "a local Dask cluster"
                 raise BackendError(f"cannot reach {where}: {e}".splitlines()[0]) from None
         return self._client
 
-    def width(self) -> int:
-        """Threads across the cluster's workers (at least 1: work waits for a worker to join)."""
-        return max(1, sum(self.client.nthreads().values()))
-
     def pool(self, threads: int | None = None) -> "Pool":
-        return DaskPool(self)
+        return DaskPool(self.client, self)
 
     def warm(self, lineups):
         """Compile or load the engines on every worker now, so games/s leaves it out (workers joining later
         load theirs with their first task)."""
-        self.client.run(_warm, list(lineups))
+        client = self.client
+        lineups = list(lineups)
+        # one task pinned to each worker (not client.run: a compile would block the worker's event loop)
+        futs = [client.submit(_warm, lineups, workers=[w], allow_other_workers=True, pure=False)
+                for w in client.scheduler_info()["workers"]]
+        try:
+            client.gather(futs)
+        except ImportError as e:
+            raise BackendError(f"a Dask worker cannot run durak-sim ({e}): install the same version of the package "
+                               "on every worker (see the README, On a cluster)") from None
 
     def close(self):
         if self._own and self._client is not None:
@@ -335,9 +340,9 @@ class Pool:
 
 
 class DaskPool(Pool):
-    def __init__(self, backend: DaskBackend):
+    def __init__(self, client, backend: DaskBackend | None = None):
         self.backend = backend
-        super().__init__(backend.client, backend.width())
+        super().__init__(client, max(1, sum(client.nthreads().values())))
         self.futures: set = set()
 
     def submit(self, fn, task):
@@ -348,7 +353,8 @@ class DaskPool(Pool):
         return fut
 
     def warm(self, lineups):
-        self.backend.warm(lineups)
+        if self.backend is not None:
+            self.backend.warm(lineups)
 
     def close(self):
         pending = [f for f in list(self.futures) if not f.done()]
@@ -381,10 +387,9 @@ def pool(threads: int | None = None) -> Pool:
 
 def wrap(executor, threads: int | None = None) -> Pool:
     """Any object with submit(fn, arg) -> future (a ThreadPoolExecutor, a distributed.Client, ...)."""
-    width = threads or os.cpu_count() or 1
     if hasattr(executor, "nthreads") and callable(executor.nthreads):  # a distributed.Client
-        width = max(1, sum(executor.nthreads().values()))
-    return Pool(executor, width)
+        return DaskPool(executor)
+    return Pool(executor, threads or os.cpu_count() or 1)
 
 
 def make_backend(backend: str = "threads", scheduler: str | None = None, threads: int | None = None,
