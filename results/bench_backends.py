@@ -1,9 +1,9 @@
 """Threads against a local Dask cluster on this machine: games/s of the same run, and the per-task overhead.
 
-    DURAK_CACHE_DIR=... python results/bench_backends.py [GAMES] [REPEATS]   (REPEATS 0: task cost only)
+    DURAK_CACHE_DIR=... python results/bench_backends.py [GAMES] [REPEATS] [CHUNKS]   (REPEATS 0: task cost only)
 
 Runs `durak run --games GAMES --json` alternately with --threads 2 and with --backend dask --threads 2
-(a LocalCluster of 2 worker processes of 1 thread) at several chunk sizes, REPEATS times interleaved (the
+(a LocalCluster of 2 worker processes of 1 thread) at several chunk sizes (CHUNKS: 16384,65536,4096), REPEATS times interleaved (the
 machine may be shared: compare the pairs, not single numbers), then times near-empty tasks (1 series each)
 through both backends to give the cost of one task. games/s is the run's own "seconds" field: engine
 compile/load and cluster start are left out on both sides.
@@ -16,6 +16,7 @@ import time
 
 GAMES = int(sys.argv[1]) if len(sys.argv) > 1 else 2_000_000
 REPEATS = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+CHUNKS = [int(c) for c in (sys.argv[3] if len(sys.argv) > 3 else "16384,65536,4096").split(",")]
 DURAK = os.path.join(os.path.dirname(sys.executable), "durak")
 
 
@@ -65,9 +66,8 @@ if __name__ == "__main__":
     ref = None
     rows = []
     for rep in range(REPEATS):
-        for label, extra in (("threads", ()), ("dask chunk 16384", ("--backend", "dask")),
-                             ("dask chunk 65536", ("--backend", "dask", "--chunk", "65536")),
-                             ("dask chunk 4096", ("--backend", "dask", "--chunk", "4096"))):
+        for label, extra in [("threads", ())] + [(f"dask chunk {c}", ("--backend", "dask", "--chunk", str(c)))
+                                                 for c in CHUNKS]:
             rate, wall, d = run(*extra)
             ref = ref or d
             same = d == ref
