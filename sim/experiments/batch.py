@@ -417,4 +417,4 @@ def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0,
                 progress(tally.games)
     finally:
         pool.close()
-    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, pool.width)
+    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, pool.threads)
