@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from sim.core import rules as R
+from sim.experiments.executors import cli_options as _backend_options
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -228,6 +229,7 @@ def _default_out(rules) -> Path:
 
 
 @main.command()
+@_backend_options
 @click.option("--rules", "preset", default="podkidnoy", show_default=True,
               help=f"Rules preset: {', '.join(R.FAMILIES)}.")
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE",
@@ -313,6 +315,7 @@ def _arm_rules(preset, players, common, extra):
 
 
 @main.command()
+@_backend_options
 @click.option("--rules", "preset", default="podkidnoy", show_default=True, help="Rules preset of both arms.")
 @click.option("--players", type=PLAYERS, default=2, show_default=True)
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE", help="Toggle for both arms.")
@@ -429,6 +432,7 @@ def _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_ru
 
 
 @main.command()
+@_backend_options
 @click.option("--rules", "preset", default="podkidnoy", show_default=True)
 @click.option("--players", type=PLAYERS, default=2, show_default=True)
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE")
@@ -568,6 +572,7 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
 
 
 @main.command()
+@_backend_options
 @click.argument("name")
 @click.option("--scale", type=Real(0, 1, "a fraction above 0 and at most 1, e.g. 0.01"), default=1.0,
               show_default=True, help="Shrink every experiment (e.g. 0.01 for a quick look).")

@@ -13,7 +13,6 @@ import re
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -408,37 +407,26 @@ class Runner:
 
 def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0, threads: int | None = None,
         chunk: int = DEFAULT_CHUNK, deals_per_series: int = 1, paths=(), progress=None, executor=None) -> RunResult:
-    """Play `games` deals and return the tally. `progress(done_games)` is called after every chunk."""
+    """Play `games` deals and return the tally. `progress(done_games)` is called after every chunk.
+
+    Chunks run as tasks (executors.play_chunk) on the active backend (threads unless inside
+    executors.use(...)), or on `executor`: anything with submit(fn, arg), e.g. a distributed.Client."""
+    from sim.experiments import executors
     seats = make_lineup(rules, strategies, paths)
-    runner = Runner(rules, seats, paths)
-    threads = threads or os.cpu_count() or 1
+    Runner(rules, seats, paths)  # compile or load here: a strategy that does not compile fails with its message
     n_series = -(-games // deals_per_series)
-    bounds = [(s0, min(chunk, n_series - s0)) for s0 in range(0, n_series, chunk)]
+    lu = executors.lineup(rules, seats, paths)
+    tasks = (executors.Chunk(lu, seed, s0, min(chunk, n_series - s0), deals_per_series)
+             for s0 in range(0, n_series, chunk))
     tally = Tally(rules.num_players)
+    pool = executors.pool(threads) if executor is None else executors.wrap(executor, threads)
     t0 = time.perf_counter()
-
-    def job(b):
-        return to_records(runner.play_raw(seed, b[0], b[1], deals_per_series))
-
-    own = executor is None
-    ex = ThreadPoolExecutor(max_workers=threads) if own else executor
     try:
-        # keep at most 2 chunks per thread in flight: memory stays flat however many games
-        pending = []
-        it = iter(bounds)
-        for b in it:
-            pending.append(ex.submit(job, b))
-            if len(pending) >= 2 * threads:
-                break
-        while pending:
-            recs = pending.pop(0).result()
-            tally.add(recs)
+        # at most 2 chunks per thread in flight: memory stays flat however many games
+        for out in executors.stream(pool, executors.play_chunk, tasks):
+            tally.merge(Tally.from_arrays(out["tally"]))
             if progress:
                 progress(tally.games)
-            nxt = next(it, None)
-            if nxt is not None:
-                pending.append(ex.submit(job, nxt))
     finally:
-        if own:
-            ex.shutdown(cancel_futures=True)
-    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, threads)
+        pool.close()
+    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, pool.threads)

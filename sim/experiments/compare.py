@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from sim.experiments import executors
 from sim.experiments.batch import Runner, Seat
 from sim.experiments.experiment import ExperimentError, git_commit, rotate
-from sim.core.records import to_records
 from sim.core.rules import Rules
 from sim.experiments.report import finish
 from sim.experiments.stats import Z95
@@ -177,29 +175,28 @@ class Comparison:
         uniform = len({x.label for x in self.a.seats}) == 1 and len({x.label for x in self.b.seats}) == 1
         shifts = list(range(n)) if self.rotate and not uniform else [0]
         both = [x.name for x in self.a.seats + self.b.seats]  # one engine serves both arms
-        runners = [(Runner(self.a.rules, rotate(self.a.seats, r), self.paths, also=both),
-                    Runner(self.b.rules, rotate(self.b.seats, r), self.paths, also=both))
-                   for r in shifts]
-        per_rot = -(-self.games // len(runners))
-        jobs = [(i, s0, min(self.chunk, per_rot - s0)) for s0 in range(0, per_rot, self.chunk)
-                for i in range(len(runners))]
-
-        def job(j):
-            i, s0, cnt = j
-            ra = to_records(runners[i][0].play_raw(self.seed, s0, cnt))
-            rb = to_records(runners[i][1].play_raw(self.seed if self.seed_b is None else self.seed_b, s0, cnt))
-            ta = self.a.rules.team_ids() if self.a.rules.teams else None
-            tb = self.b.rules.team_ids() if self.b.rules.teams else None
-            return metric_matrix(ra, n, shifts[i], ta), metric_matrix(rb, n, shifts[i], tb)
-
-        threads = self.threads or os.cpu_count() or 1
+        Runner(self.a.rules, self.a.seats, self.paths, also=both).play_raw(self.seed, 0, 1)  # compile or load first
+        pairs = [(executors.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both),
+                  executors.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both)) for r in shifts]
+        per_rot = -(-self.games // len(pairs))
+        seed_b = self.seed if self.seed_b is None else self.seed_b
+        # chunks run as tasks on the active backend (threads here, or a Dask cluster: executors.use); each
+        # sends back its paired sums, which are whole numbers, so the total is exact in any order
+        tasks = (executors.PairedChunk(pairs[i][0], pairs[i][1], shifts[i], self.seed, seed_b, s0,
+                                       min(self.chunk, per_rot - s0))
+                 for s0 in range(0, per_rot, self.chunk) for i in range(len(pairs)))
+        pool = executors.pool(self.threads)
+        pool.warm([lu for p in pairs for lu in p])
         done = 0
-        with ThreadPoolExecutor(max_workers=threads) as ex:
-            for ma, mb in ex.map(job, jobs):
-                self.sums.add(ma, mb)
-                done += len(ma)
+        try:
+            for out in executors.stream(pool, executors.play_paired, tasks):
+                done += out.pop("games")
+                for f, v in out.items():
+                    setattr(self.sums, f, getattr(self.sums, f) + v)
                 if progress:
-                    progress(done, per_rot * len(runners))
+                    progress(done, per_rot * len(pairs))
+        finally:
+            pool.close()
         self.seconds = time.perf_counter() - t0
         return self
 

@@ -18,7 +18,6 @@ import signal
 import subprocess
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,9 +25,8 @@ import numpy as np
 import pandas as pd
 
 import sim
-from sim.experiments import batch
+from sim.experiments import batch, executors
 from sim.experiments.batch import Runner, Seat, Tally
-from sim.core.records import to_records
 from sim.core.rules import Rules, resolve
 from sim.experiments.stats import wilson
 
@@ -179,7 +177,6 @@ class Experiment:
         if self.verify < 0:
             raise ExperimentError(f"--verify must be 0 (off) or a positive N (every N-th game), not {self.verify}")
         self.verified = 0
-        self._verify_lock = threading.Lock()
         self.lineups = rotations(self.seats, self.rotate)
         self.tallies = [Tally(self.rules.num_players) for _ in self.lineups]
         if self.out is not None:
@@ -338,30 +335,21 @@ class Experiment:
     def _run(self, progress=None) -> "Experiment":
         runners = [Runner(self.rules, lu, self.paths, also=self.also) for lu in self.lineups]
         runners[0].warm(self.compile_notice)  # compile or load the engine first: games/s excludes it
+        # chunks run as tasks on the active backend: threads here, or a Dask cluster (executors.use)
+        jobs = executors.ChunkJobs(self, self.threads)
+        threads = jobs.width
         if self.on_ready:
             self.on_ready(self.games_played)  # e.g. the progress bar's games/s clock starts here
-        threads = self.threads or os.cpu_count() or 1
         t0 = time.perf_counter() - self.seconds
         total = self.games
-        ex = ThreadPoolExecutor(max_workers=threads)
         pending: dict = {}
-
-        def job(c, r):
-            s0 = c * self.chunk
-            raw = runners[r].play_raw(self.seed, s0, self._series_in_round(c), self.deals_per_series)
-            recs = to_records(raw)
-            t = Tally(self.rules.num_players)
-            t.add(recs)
-            if self.verify:
-                self._verify(runners[r], s0, self._series_in_round(c))
-            return t, (recs if self.records else None)
 
         def submit(c):
             for r in range(len(self.lineups)):
                 if self.out is not None and self._chunk_path(c, r).exists():
                     pending[(c, r)] = ("saved", None)
                 else:
-                    pending[(c, r)] = ("future", ex.submit(job, c, r))
+                    pending[(c, r)] = ("future", jobs.submit(c, r))
 
         try:
             c = self.rounds_done
@@ -398,27 +386,11 @@ class Experiment:
             self.status = "interrupted"
             raise
         finally:
-            ex.shutdown(wait=True, cancel_futures=True)
+            jobs.close()
             self.seconds = time.perf_counter() - t0
             if self.out is not None:
                 self._write_json("metadata.json", self.metadata())
         return self
-
-    def _verify(self, runner: Runner, s0: int, n: int):
-        """Replay every verify-th series of a chunk through the referee; a disagreement stops the run."""
-        from sim import referee
-        first = -(-s0 // self.verify) * self.verify
-        for series in range(first, s0 + n, self.verify):
-            for tr in runner.trace(self.seed, series, self.deals_per_series):
-                try:
-                    referee.replay(tr)
-                except referee.ReplayError as e:
-                    raise ExperimentError(f"the core and the reference referee disagree in series {series} of seed "
-                                          f"{self.seed}: {e}. Replay it with: "
-                                          f"{runner.replay_command(self.seed, series, self.deals_per_series)}"
-                                          ) from None
-            with self._verify_lock:
-                self.verified += 1
 
     # ---- tables ------------------------------------------------------------------------
     def _rows(self):
