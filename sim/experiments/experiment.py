@@ -12,7 +12,6 @@ import datetime as _dt
 import functools
 import hashlib
 import json
-import os
 import re
 import signal
 import subprocess
