@@ -5,8 +5,8 @@ At each decision with more than one option it completes its own observation into
 `samples` times with the core's `sample_hidden` (the cards it cannot see dealt uniformly at random,
 consistent with what it saw: cards taken, shown, discarded, transfers, hand sizes). For every
 candidate option it applies the option on a copy of each sampled deal and plays the deal to the end
-on the compiled kernels with a fast library policy in every seat (`greedy`, or `expert` with
-`playout=1`), scoring +1 when its seat (its team in team games) escapes, 0 for a draw, -1 as the
+on the compiled kernels with a fast library policy in every seat (`expert` by default, `greedy`
+with `playout=0`), scoring +1 when its seat (its team in team games) escapes, 0 for a draw, -1 as the
 fool. The same sampled deals serve every candidate (a paired comparison); the best mean wins, ties
 go to expert's choice (which is always a candidate and listed first).
 
@@ -26,7 +26,7 @@ from numba import njit
 from sim.core.kernels import apply, sample_hidden
 from sim.core.layout import (
     F_OUTCOME, F_SIZE, K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND,
-    OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
+    OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
 )
 from sim.core.lib import (
     O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount,
@@ -40,9 +40,9 @@ DESCRIPTION = "Determinized Monte Carlo search at every decision: samples the hi
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on
 PARAMS = {
-    "samples": (24.0, 1.0, 4096.0, "sampled deals of the hidden cards per decision"),
+    "samples": (128.0, 1.0, 4096.0, "sampled deals of the hidden cards per decision"),
     "candidates": (10.0, 1.0, 64.0, "at most this many leads are searched (expert's, singles lowest first, sets)"),
-    "playout": (0.0, 0.0, 1.0, "playout policy in every seat: 0 = greedy (fast), 1 = expert"),
+    "playout": (1.0, 0.0, 1.0, "playout policy in every seat: 0 = greedy (fastest), 1 = expert (stronger)"),
 }
 
 EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
@@ -86,12 +86,6 @@ def playout(rv, ws, rec, trace, tn, pz, srng, which):
         a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
         if not apply(rv, ws, rec, a, trace, tn, False):
             return False
-
-
-@njit(cache=True)
-def score_of(rec, me):
-    o = rec[F_OUTCOME + me]
-    return 1.0 if o == OUT_ESCAPED else (0.0 if o == OUT_DREW else -1.0)
 
 
 @njit(cache=True)
@@ -185,9 +179,10 @@ def candidates(obs, kind, legal, first, cands, cap):
 
 
 @njit(cache=True)
-def evaluate(obs, cands, nc, samples, which, rng, score, count):
-    """Add, per candidate, the playout scores over `samples` sampled deals (paired: every candidate
-    sees the same deals and the same playout randomness). count[j]: playouts that finished."""
+def evaluate(obs, cands, nc, samples, which, rng, tally):
+    """Play every candidate out on `samples` sampled deals (paired: every candidate sees the same
+    deals and the same playout randomness); tally[j, o] counts outcome o (OUT_ESCAPED, OUT_DREW,
+    OUT_FOOL) of this seat after candidate j. Returns the number of deals sampled."""
     me = obs[O_SEAT]
     rv = np.zeros(R_SIZE, dtype=np.int64)
     for i in range(R_SIZE):
@@ -214,30 +209,29 @@ def evaluate(obs, cands, nc, samples, which, rng, score, count):
                 continue
             if not playout(rv, ws, rec, trace, tn, pz, srng, which):
                 continue
-            score[j] += score_of(rec, me)
-            count[j] += 1
+            tally[j, rec[F_OUTCOME + me]] += 1
         done += 1
     return done
 
 
 @njit(cache=True)
 def decide(obs, kind, legal, params, rng, first):
-    samples = np.int64(params[0]) if params[0] >= 1 else 24
+    samples = np.int64(params[0]) if params[0] >= 1 else 128
     cap = np.int64(params[1]) if params[1] >= 1 else 10
     which = np.int64(params[2])
     cands = np.zeros(MAXC, dtype=np.int64)
     nc = candidates(obs, kind, legal, first, cands, cap)
     if nc <= 1:
         return first
-    score = np.zeros(MAXC, dtype=np.float64)
-    count = np.zeros(MAXC, dtype=np.int64)
-    if evaluate(obs, cands, nc, samples, which, rng, score, count) == 0:
+    tally = np.zeros((MAXC, 3), dtype=np.int64)
+    if evaluate(obs, cands, nc, samples, which, rng, tally) == 0:
         return first
     best = 0
-    bv = score[0] / count[0] if count[0] > 0 else -2.0
-    for j in range(1, nc):
-        if count[j] > 0 and score[j] / count[j] > bv:
-            bv = score[j] / count[j]
+    bv = -2.0
+    for j in range(nc):
+        n = tally[j, 0] + tally[j, 1] + tally[j, 2]
+        if n > 0 and (tally[j, 0] - tally[j, 2]) / n > bv:  # +1 escaped, 0 drew, -1 fool
+            bv = (tally[j, 0] - tally[j, 2]) / n
             best = j
     return cands[best]
 
