@@ -100,9 +100,9 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
     elif hidden_slots and st.discard:
         raise ValueError("with hidden hands (hand_sizes) the discarded cards must be listed: add \"discard\": [...]")
     else:
-        # every hand is known: the discard is whatever is left after the talon's unknown cards...
-        # which cards are in the talon and which in the discard is then unknown: the unknown talon
-        # cards are drawn from the rest, the remainder is the discard.
+        # every hand is known, the talon's order not: which of the other cards were discarded is not in
+        # the format (only a count). They are drawn at random (seeded) from the cards not placed; list
+        # "discard" to give them.
         discard = None
     pool = list(rnd.permutation(pool))
     hands = []
@@ -168,8 +168,9 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
                 if family in PROSTOY:
                     a, laid = sum(1 << r[0] for r in table), len(table)
                 else:  # the longest run of same-rank cards the core accepts as one lead
-                    k = 1
-                    while k < len(table) and table[k][0] // 4 == table[0][0] // 4:
+                    k = 1  # a several-card lead only while its cards are all uncovered (the core covers in card order)
+                    while k < len(table) and table[k][0] // 4 == table[0][0] // 4 and table[k][1] is None \
+                            and table[0][1] is None:
                         k += 1
                     while k > 1 and not K_attack_ok(ws, sum(1 << r[0] for r in table[:k])):
                         k -= 1
@@ -179,13 +180,14 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
             if any(r[1] is not None for r in table[:laid]) or laid < len(table) or take:
                 a = L.NO_CARD
         elif kind == L.K_COVER:
-            i = int(ws[L.O_COVER_TARGET])
-            if i < laid and table[i][1] is not None and i not in covered:
+            tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
+            i = next(j for j, r in enumerate(table) if r[0] == tgt)
+            if table[i][1] is not None and i not in covered:
                 a = table[i][1]
                 covered.add(i)
             elif laid < len(table) and family not in PROSTOY:
                 raise ValueError("this table cannot be reached on the core (a card thrown in before a cover was answered)")
-            elif take and i < laid and table[i][1] is None:
+            elif take and table[i][1] is None:
                 a = L.NO_CARD
                 take = False
         elif kind == L.K_THROW_IN:
