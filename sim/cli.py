@@ -650,6 +650,29 @@ def hint(file, budget, playout, seed, only, as_json):
             click.echo("")
     if as_json:
         click.echo(json.dumps(out[0] if len(out) == 1 else out, indent=1))
+
+@main.command()
+@click.option("--rules", "preset", default="podkidnoy", show_default=True, help="Rules preset.")
+@click.option("--players", default=2, show_default=True, help="Number of players, 2 to 6.")
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE", help="House rule (repeatable).")
+@click.option("--seat", default=0, show_default=True, help="Your seat (0..players-1).")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="The other seats' strategy: once for all, or once per other seat in seat order [default: expert].")
+@click.option("--seed", default=1, show_default=True, help="The same seed deals the same cards.")
+@click.option("--games", default=1, show_default=True, help="Deals to play (seeds seed, seed+1, ...).")
+@click.option("--hint-budget", default=300, show_default=True, help="Sampled deals per move for '?'.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters C D H S instead of symbols.")
+def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, ascii_only):
+    """Play deals in the terminal against library strategies: moves are numbered, '?' asks for a hint."""
+    from sim.experiments import play as P
+    from sim.experiments.batch import LineupError
+    rules = _rules(preset, players, toggles)
+    if not 0 <= seat < players:
+        raise Fail(f"--seat must be 0..{players - 1}")
+    try:
+        P.run(rules, seat, list(strategies) or ["expert"], seed, games, ascii_only, hint_samples=hint_budget)
+    except (ValueError, LineupError) as e:
+        raise Fail(str(e)) from None
 # ---- end of issue 14 block -------------------------------------------------------------------------
 
 if __name__ == "__main__":  # pragma: no cover
