@@ -25,8 +25,8 @@ from numba import njit
 
 from sim.core.kernels import apply, sample_hidden
 from sim.core.layout import (
-    F_OUTCOME, F_SIZE, K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND,
-    OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
+    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND,
+    OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
 )
 from sim.core.lib import (
     O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount,
@@ -209,7 +209,10 @@ def evaluate(obs, cands, nc, samples, which, rng, tally):
                 continue
             if not playout(rv, ws, rec, trace, tn, pz, srng, which):
                 continue
-            tally[j, rec[F_OUTCOME + me]] += 1
+            if rec[F_UNFINISHED] != 0:  # RUL-22: a playout still going after MAX_BOUTS bouts (a cycle) is a draw,
+                tally[j, OUT_DREW] += 1  # not an escape: else a line that cycles would look like a win
+            else:
+                tally[j, rec[F_OUTCOME + me]] += 1
         done += 1
     return done
 

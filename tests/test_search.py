@@ -103,3 +103,16 @@ def test_default_budget_beats_expert_by_fifteen_points():
     for fam in ("podkidnoy", "perevodnoy"):
         r = head_to_head(fam, 2, "search", "expert", 600, seed=11, threads=2)
         assert r["diff_lo"] > 15, r
+
+
+def test_a_playout_that_never_ends_counts_as_a_draw():
+    """Playouts stopped by RUL-22 (MAX_BOUTS, a cycle) are draws, not escapes (else search would seek cycles)."""
+    rules = R.resolve("podkidnoy", 2)
+    d = Deal(rules, 4)
+    obs = d.observe(d.to_act()[0])
+    obs[L.O_BOUT] = L.MAX_BOUTS - 1  # the next bout is past the limit: no playout can finish
+    cands = np.array(sorted(d.legal_options()), dtype=np.int64)
+    tally = np.zeros((len(cands), 3), dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    assert S.evaluate(obs, cands, np.int64(len(cands)), np.int64(5), np.int64(0), rng, tally) == 5
+    assert tally[:, L.OUT_DREW].sum() == 5 * len(cands), tally
