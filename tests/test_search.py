@@ -102,6 +102,7 @@ def test_default_budget_beats_expert_by_fifteen_points():
     from sim.experiments.strength import head_to_head
     for fam in ("podkidnoy", "perevodnoy"):
         r = head_to_head(fam, 2, "search", "expert", 600, seed=11, threads=2)
+        print(fam, r)
         assert r["diff_lo"] > 15, r
 
 

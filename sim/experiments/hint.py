@@ -14,7 +14,8 @@ with the hand, and the leads are evaluated as if `seat` leads the first bout.
 
 For each legal option: `samples` sampled deals, the option applied, the deal played to the end with
 `expert` (or `greedy`) in every seat; fool probability of the actor (its team) with a 95% Wilson
-interval. Every option sees the same sampled deals (paired). Known limits: positions after a
+interval (a playout cut off by RUL-22, a cycle, counts as a draw). Every option sees the same sampled
+deals (paired). Known limits: positions after a
 transfer, or with throw-ins by several players, are rebuilt as if the attacker had thrown in every
 attack card (the cards and the decision are right; per-bout transfer bookkeeping is not).
 """
