@@ -874,5 +874,75 @@ def _bench_search(games: int, threads: int) -> dict:
             "expert_fool": pct(fe / n, *map(float, wilson(fe, n))), "draws": n - fr - fe}
 
 
+# ---- issue 14: durak hint, durak play ------------------------------------------------------------
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--budget", default="normal", show_default=True,
+              help="Sampled deals per action: fast (200), normal (1000), deep (4000), or a number.")
+@click.option("--playout", type=click.Choice(["expert", "greedy"]), default="expert", show_default=True,
+              help="Policy that plays every seat to the end of each sampled deal.")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--id", "only", default=None, help="With a file of several examples: only this id.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object (a list for several positions).")
+def hint(file, budget, playout, seed, only, as_json):
+    """Every legal action at a position with the fool probability of the player to act.
+
+    FILE is a position in the judge's format (docs/positions.md; an `examples` list is answered
+    position by position). The player to act is the seat asking: other hands may be given as
+    `hand_sizes` only (then list the `discard`). A start of a deal:
+    {"family": ..., "start_of_deal": true, "num_players": 2, "seat": 0, "hand": [...], "trump_card": "7H"}.
+    """
+    from sim.experiments import hint as H
+    try:
+        samples = H.BUDGETS[budget] if budget in H.BUDGETS else int(budget)
+    except ValueError:
+        raise Fail(f"--budget must be fast, normal, deep or a number, not {budget!r}") from None
+    doc = json.loads(file.read_text())
+    docs = doc["examples"] if isinstance(doc, dict) and "examples" in doc else [doc]
+    if only:
+        docs = [d for d in docs if d.get("id") == only]
+        if not docs:
+            raise Fail(f"no position with id {only!r} in {file}")
+    out = []
+    for d in docs:
+        try:
+            res = H.hint(d, samples=samples, playout=1 if playout == "expert" else 0, seed=seed)
+        except (ValueError, KeyError, R.RulesError) as e:
+            if len(docs) == 1:
+                raise Fail(f"{d.get('id', file)}: {e}") from None
+            res = {"id": d.get("id"), "error": str(e)}
+        res["id"] = d.get("id")
+        out.append(res)
+        if not as_json:
+            head = f"[{d['id']}] " if d.get("id") else ""
+            click.echo(head + (res["error"] if "error" in res else H.format_text(res)))
+            click.echo("")
+    if as_json:
+        click.echo(json.dumps(out[0] if len(out) == 1 else out, indent=1))
+
+@main.command()
+@click.option("--rules", "preset", default="podkidnoy", show_default=True, help="Rules preset.")
+@click.option("--players", default=2, show_default=True, help="Number of players, 2 to 6.")
+@click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE", help="House rule (repeatable).")
+@click.option("--seat", default=0, show_default=True, help="Your seat (0..players-1).")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="The other seats' strategy: once for all, or once per other seat in seat order [default: expert].")
+@click.option("--seed", default=1, show_default=True, help="The same seed deals the same cards.")
+@click.option("--games", default=1, show_default=True, help="Deals to play (seeds seed, seed+1, ...).")
+@click.option("--hint-budget", default=300, show_default=True, help="Sampled deals per move for '?'.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters C D H S instead of symbols.")
+def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, ascii_only):
+    """Play deals in the terminal against library strategies: moves are numbered, '?' asks for a hint."""
+    from sim.experiments import play as P
+    from sim.experiments.batch import LineupError
+    rules = _rules(preset, players, toggles)
+    if not 0 <= seat < players:
+        raise Fail(f"--seat must be 0..{players - 1}")
+    try:
+        P.run(rules, seat, list(strategies) or ["expert"], seed, games, ascii_only, hint_samples=hint_budget)
+    except (ValueError, LineupError) as e:
+        raise Fail(str(e)) from None
+# ---- end of issue 14 block -------------------------------------------------------------------------
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

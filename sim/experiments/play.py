@@ -1,0 +1,297 @@
+"""`durak play`: a person plays deals in the terminal against library strategies.
+
+The deal runs on the core (`sim.core.machine.Deal`); the other seats are library strategies called
+with their own observation. At the person's turn: the trump, the talon, the hand sizes, the table and
+the hand (sorted by suit, trumps last, with suit symbols or plain letters with --ascii), and the legal
+moves numbered. The person answers with a number, or in words (`8C 8H`, `take`, `pass`, `show 9S`,
+`swap`, `keep`); `?` asks for a hint (`sim.experiments.hint`), `q` quits. A move the core does not
+allow is put to the referee, which says why, with the rule id. At the end: the result, and `replay`
+tells the whole deal as `durak replay` does; the seed plays the same deal again.
+"""
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from sim.core import layout as L
+from sim.core.cards import card_name, parse_card
+from sim.core.lib import seed_stream
+from sim.core.machine import Deal
+from sim.experiments import hint as H
+from sim.referee import game as G
+from sim.referee.trace import decode_actions
+
+SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+
+
+def show(c: int, ascii_only: bool) -> str:
+    n = card_name(c)
+    return n if ascii_only else n[:-1] + SYMBOLS[n[-1]]
+
+
+def sort_hand(cards, trump: int):
+    """By suit (trumps last), then rank."""
+    return sorted(cards, key=lambda c: ((c & 3) == trump, c & 3, c >> 2))
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(36) if (mask >> c) & 1]
+
+
+def parse_cards(text: str) -> list[int]:
+    out = []
+    for tok in text.replace(",", " ").split():
+        for sym, letter in SYMBOLS.items():
+            tok = tok.replace(letter, sym)
+        out.append(parse_card(tok.upper()))
+    return out
+
+
+class Opponent:
+    """A library strategy called from Python with its default (or given) parameters."""
+
+    def __init__(self, spec: str, seat: int, seed: int):
+        from sim.core import dispatch
+        from sim.experiments.batch import parse_strategy
+        s = parse_strategy(spec)
+        self.name = s.label
+        self.mod = dispatch.load_module(dispatch.info(s.name).path)
+        self.params = np.zeros(16)
+        for i, (_, v) in enumerate(s.params):
+            self.params[i] = v
+        self.rng = np.zeros(1, dtype=np.uint64)
+        seed_stream(self.rng, np.int64(seed), np.int64(seat), np.int64(11))
+
+    def answer(self, deal: Deal, seat: int, kind: int) -> int:
+        from strategies import greedy
+        fn = getattr(self.mod, L.KIND_NAMES[kind], None) or getattr(greedy, L.KIND_NAMES[kind])
+        obs = deal.observe(seat)
+        obs.flags.writeable = False
+        return int(fn(obs, np.int64(deal.ws[L.S_LEGAL]), self.params, self.rng))
+
+
+class Game:
+    def __init__(self, rules, human: int, specs: list[str], seed: int, ascii_only: bool = False,
+                 out=None, inp=None, hint_samples: int = 300):
+        self.rules, self.human, self.seed, self.ascii = rules, human, seed, ascii_only
+        self.out = out or sys.stdout
+        self.inp = inp or sys.stdin
+        self.hint_samples = hint_samples
+        n = rules.num_players
+        if len(specs) == 1:
+            specs = specs * (n - 1)
+        if len(specs) != n - 1:
+            raise ValueError(f"give --strategy once for every other seat or once per other seat ({n - 1})")
+        others = [s for s in range(n) if s != human]
+        self.opp = {s: Opponent(spec, s, seed) for s, spec in zip(others, specs)}
+        self.names = ["you" if s == human else f"{self.opp[s].name}" for s in range(n)]
+        self.deal = Deal(rules, seed)
+
+    # ---- output ------------------------------------------------------------------------------
+    def say(self, text: str = ""):
+        print(text, file=self.out, flush=True)
+
+    def c(self, x: int) -> str:
+        return show(x, self.ascii)
+
+    def who(self, s: int) -> str:
+        return "you" if s == self.human else f"seat {s} ({self.names[s]})"
+
+    def board(self):
+        ws = self.deal.ws
+        n = self.rules.num_players
+        trump = int(ws[L.O_TRUMP_SUIT])
+        tc = int(ws[L.O_TRUMP_CARD])
+        tin = "under the talon" if ws[L.O_TRUMP_IN_TALON] else "drawn"
+        self.say("")
+        self.say(f"trump {self.c(tc)} ({tin}) | talon {int(ws[L.O_TALON])} | bout {int(ws[L.O_BOUT]) + 1}: "
+                 f"{self.who(int(ws[L.O_ATTACKER]))} attack{'s' if ws[L.O_ATTACKER] != self.human else ''} "
+                 f"{self.who(int(ws[L.O_DEFENDER]))}")
+        sizes = [f"{self.who(s)}: {int(ws[L.O_HAND_SIZE + s])} cards" + (" (out)" if (ws[L.O_OUT] >> s) & 1 else "")
+                 for s in range(n) if s != self.human]
+        self.say("  " + "; ".join(sizes))
+        rows = []
+        for i in range(int(ws[L.O_NTABLE])):
+            a, cv = int(ws[L.O_TABLE_ATT + i]), int(ws[L.O_TABLE_COV + i])
+            rows.append(f"{self.c(a)}/{self.c(cv) if cv >= 0 else '-'}")
+        self.say("  table: " + ("  ".join(rows) if rows else "(empty)"))
+        hand = sort_hand(_cards(int(ws[L.S_HANDS + self.human])), trump)
+        self.say("  your hand: " + " ".join(self.c(x) for x in hand))
+
+    def option_text(self, kind: int, o: int) -> str:
+        text, _ = H.describe(kind, o, self.deal.ws)
+        if self.ascii:
+            return text
+        return " ".join(self.c(parse_card(t)) if _is_card(t) else t for t in text.split())
+
+    # ---- the referee, in step with the core ----------------------------------------------------
+    def actions(self) -> list[dict]:
+        d = self.deal
+        rows = np.vstack([np.array([[L.T_DEAL, d.dealer, 0, 0]], dtype=np.int64), d.trace[: int(d.tn[0])]])
+        return decode_actions(rows)[0]
+
+    def referee_state(self):
+        st = G.new_deal(self.rules, [card_name(c) for c in self.deal.deck], self.deal.dealer)
+        for a in self.actions():
+            G.apply(st, a)
+        return st
+
+    def trace(self) -> dict:
+        d = self.deal
+        return {"family": self.rules.family, "num_players": self.rules.num_players, "toggles": dict(self.rules.toggles),
+                "seed": self.seed, "game_index": 0, "deal": 0, "dealer": d.dealer,
+                "deck": [card_name(c) for c in d.deck], "actions": self.actions()}
+
+    # ---- input ---------------------------------------------------------------------------------
+    def parse(self, text: str, kind: int, opts: list[int]):
+        """(option, referee action) for a typed move; option None when the core has no such option."""
+        ws = self.deal.ws
+        p = self.human
+        t = text.strip().lower()
+        if t.isdigit():
+            i = int(t) - 1
+            if 0 <= i < len(opts):
+                return opts[i], None
+            raise ValueError(f"choose a number from 1 to {len(opts)}")
+        words = {"take": (L.NO_CARD, {"type": "take", "player": p}), "pass": (L.NO_CARD, {"type": "pass", "player": p}),
+                 "swap": (1, {"type": "exchange_trump_six", "player": p}), "exchange": (1, {"type": "exchange_trump_six", "player": p}),
+                 "keep": (0, None), "no": (L.NO_CARD, None)}
+        if t in words:
+            o, act = words[t]
+            ok = {"take": (L.K_COVER,), "pass": (L.K_THROW_IN,), "swap": (L.K_EXCHANGE,), "exchange": (L.K_EXCHANGE,),
+                  "keep": (L.K_EXCHANGE,), "no": (L.K_TRANSFER,)}[t]
+            return (o if kind in ok else None), act
+        show_it = t.startswith("show ")
+        cards = parse_cards(t[5:] if show_it else t)
+        if not cards:
+            raise ValueError("type a number, cards (e.g. 8C 8H), take, pass, ? or q")
+        if kind == L.K_ATTACK:
+            return sum(1 << x for x in cards), {"type": "attack", "player": p, "cards": [card_name(x) for x in cards]}
+        if len(cards) != 1:
+            return None, ({"type": "throw_in", "player": p, "cards": [card_name(x) for x in cards]}
+                          if kind == L.K_THROW_IN else None)
+        x = cards[0]
+        if kind == L.K_COVER:
+            tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
+            return x, {"type": "cover", "player": p, "attack": card_name(tgt), "cover": card_name(x)}
+        if kind == L.K_THROW_IN:
+            return x, {"type": "throw_in", "player": p, "cards": [card_name(x)]}
+        if kind == L.K_TRANSFER:
+            if show_it:
+                return L.SHOW + x, {"type": "transfer_by_showing", "player": p, "card": card_name(x)}
+            return x, {"type": "transfer", "player": p, "card": card_name(x)}
+        return None, None
+
+    def hint(self):
+        rows = H.estimate(self.rules, self.deal.ws, samples=self.hint_samples, playout=1, seed=self.seed)
+        kind = int(self.deal.ws[L.O_KIND])
+        self.say(f"hint ({self.hint_samples} sampled deals, expert playouts): your fool probability after each move")
+        for r in rows:
+            self.say(f"  {self.option_text(kind, r['option']):<28} {100 * r['fool']:5.1f}%  "
+                     f"[{100 * r['fool_lo']:.1f}, {100 * r['fool_hi']:.1f}]")
+
+    def ask(self, prompt: str) -> str | None:
+        self.out.write(prompt)
+        self.out.flush()
+        line = self.inp.readline()
+        return None if line == "" else line.rstrip("\n")
+
+    # ---- the deal ---------------------------------------------------------------------------------
+    def play(self) -> bool:
+        """Play to the end. False if the person quit."""
+        d = self.deal
+        self.say(f"{self.rules.describe()}; seed {self.seed}; you are seat {self.human}; "
+                 + "; ".join(f"seat {s}: {self.names[s]}" for s in self.opp))
+        while not d.over:
+            seat, kind = d.to_act()
+            opts = sorted(d.legal_options(), key=lambda o: (o == L.NO_CARD, o))
+            if seat != self.human:
+                a = self.opp[seat].answer(d, seat, kind)
+                if a not in opts:
+                    raise RuntimeError(f"{self.names[seat]} answered illegally: {a}")
+                if len(opts) > 1 or kind == L.K_ATTACK:
+                    self.say(f"{self.who(seat)}: {self.option_text(kind, a)}")
+                d.apply(a)
+                continue
+            if len(opts) == 1 and kind != L.K_ATTACK:
+                self.say(f"you: {self.option_text(kind, opts[0])} (the only move)")
+                d.apply(opts[0])
+                continue
+            self.board()
+            for i, o in enumerate(opts, 1):
+                self.say(f"  {i:2d}) {self.option_text(kind, o)}")
+            while True:
+                line = self.ask(f"your move ({L.KIND_NAMES[kind].replace('_', ' ')}: number, cards, ? hint, q quit)> ")
+                if line is None or line.strip().lower() in ("q", "quit"):
+                    return False
+                if line.strip() == "?":
+                    self.hint()
+                    continue
+                if not line.strip():
+                    continue
+                try:
+                    o, act = self.parse(line, kind, opts)
+                except ValueError as e:
+                    self.say(f"  {e}")
+                    continue
+                if o is not None and o in opts:
+                    self.say(f"you: {self.option_text(kind, o)}")
+                    d.apply(o)
+                    break
+                if act is not None:
+                    v = G.check(self.referee_state(), act)
+                    if not v.legal:
+                        self.say(f"  illegal ({v.rule}): {v.reason}   [durak rules --explain {v.rule}]")
+                    else:
+                        self.say("  the referee allows it, but here it is played as one of the numbered moves")
+                else:
+                    self.say("  that is not a move at this decision; choose a number")
+        self.say("")
+        self.say(self.result_text())
+        return True
+
+    def result_text(self) -> str:
+        rec = self.deal.result()
+        n = self.rules.num_players
+        if rec[L.F_DRAW]:
+            return "the deal is a draw"
+        fools = [s for s in range(n) if rec[L.F_OUTCOME + s] == L.OUT_FOOL]
+        if self.human in fools:
+            return "you are the fool" + (f" (with {', '.join(self.who(s) for s in fools if s != self.human)})"
+                                         if len(fools) > 1 else "")
+        return "you escaped; the fool: " + ", ".join(self.who(s) for s in fools)
+
+    def replay_lines(self) -> list[str]:
+        from sim.referee.narrate import narrate
+        return narrate(self.trace(), self.names)
+
+
+def _is_card(t: str) -> bool:
+    try:
+        parse_card(t)
+        return True
+    except ValueError:
+        return False
+
+
+def run(rules, human: int, specs: list[str], seed: int, games: int = 1, ascii_only: bool = False, out=None, inp=None,
+        hint_samples: int = 300) -> int:
+    """Play `games` deals (seeds seed, seed+1, ...). Returns the number of deals played to the end."""
+    done = 0
+    for g in range(games):
+        game = Game(rules, human, specs, seed + g, ascii_only, out, inp, hint_samples)
+        if not game.play():
+            game.say("bye")
+            return done
+        done += 1
+        while True:
+            line = game.ask("type replay to see the deal again, "
+                            + ("enter for the next deal" if g + 1 < games else "enter to finish") + "> ")
+            if line is None or line.strip().lower() in ("", "q", "quit", "n", "next"):
+                break
+            if line.strip().lower() == "replay":
+                for x in game.replay_lines():
+                    game.say(x)
+                game.say(f"(the same deal: durak play --rules {rules.family} --players {rules.num_players} --seed {seed + g})")
+    return done

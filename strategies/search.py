@@ -1,0 +1,270 @@
+"""search: determinized Monte Carlo search at every decision (lead, cover/take, throw-in/pass,
+transfer/show, trump-six exchange).
+
+At each decision with more than one option it completes its own observation into a full deal
+`samples` times with the core's `sample_hidden` (the cards it cannot see dealt uniformly at random,
+consistent with what it saw: cards taken, shown, discarded, transfers, hand sizes). For every
+candidate option it applies the option on a copy of each sampled deal and plays the deal to the end
+on the compiled kernels with a fast library policy in every seat (`expert` by default, `greedy`
+with `playout=0`), scoring +1 when its seat (its team in team games) escapes, 0 for a draw, -1 as the
+fool. The same sampled deals serve every candidate (a paired comparison); the best mean wins, ties
+go to expert's choice (which is always a candidate and listed first).
+
+Candidates: covers / throw-ins / transfers: every card of `legal` plus NO_CARD (take / pass / no
+transfer) and every show of `obs[O_SHOW_LEGAL]`; exchange: 0 and 1; leads: expert's choice, every
+single card, whole same-rank sets (podkidnoy / perevodnoy) and pair(s)+one card sets (simple
+durak), each tested with the core's `attack_ok`, at most `candidates` of them (expert's first,
+then singles from the lowest, then sets). One legal option: answered at once, no search.
+
+Idea: perfect-information Monte Carlo ("determinization"), as in Ginsberg's GIB for bridge; Long
+et al. (2010) on why it works in trick-taking games. `strategies/rollout.py` does the same for the
+lead only. Deterministic for a given seed: all its randomness comes from the `rng` it is given.
+"""
+import numpy as np
+from numba import njit
+
+from sim.core.kernels import apply, sample_hidden
+from sim.core.layout import (
+    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND,
+    OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
+)
+from sim.core.lib import (
+    O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount,
+)
+from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
+from strategies import expert as _expert
+from strategies import greedy as _greedy
+
+NAME = "search"
+DESCRIPTION = "Determinized Monte Carlo search at every decision: samples the hidden cards, plays each option out."
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on
+PARAMS = {
+    "samples": (128.0, 1.0, 4096.0, "sampled deals of the hidden cards per decision"),
+    "candidates": (10.0, 1.0, 64.0, "at most this many leads are searched (expert's, singles lowest first, sets)"),
+    "playout": (1.0, 0.0, 1.0, "playout policy in every seat: 0 = greedy (fastest), 1 = expert (stronger)"),
+}
+
+EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
+MAXC = 96
+
+
+@njit(cache=True)
+def _policy(kind, obs, legal, pz, srng, which):
+    if which == 1:
+        if kind == K_ATTACK:
+            return _expert.attack(obs, legal, pz, srng)
+        if kind == K_COVER:
+            return _expert.cover(obs, legal, pz, srng)
+        if kind == K_THROW_IN:
+            return _expert.throw_in(obs, legal, pz, srng)
+        if kind == K_TRANSFER:
+            return _expert.transfer(obs, legal, pz, srng)
+        return _expert.exchange(obs, legal, pz, srng)
+    if kind == K_ATTACK:
+        return _greedy.attack(obs, legal, pz, srng)
+    if kind == K_COVER:
+        return _greedy.cover(obs, legal, pz, srng)
+    if kind == K_THROW_IN:
+        return _greedy.throw_in(obs, legal, pz, srng)
+    if kind == K_TRANSFER:
+        return _greedy.transfer(obs, legal, pz, srng)
+    return _greedy.exchange(obs, legal, pz, srng)
+
+
+@njit(cache=True)
+def playout(rv, ws, rec, trace, tn, pz, srng, which):
+    """Play a full state to the end with one policy in every seat. False if an answer was illegal."""
+    obs = ws[:O_SIZE]
+    while True:
+        kind = ws[O_KIND]
+        if kind < 0:
+            return True
+        seat = ws[O_ACTOR]
+        ws[O_SEAT] = seat
+        ws[O_HAND] = ws[S_HANDS + seat]
+        a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
+        if not apply(rv, ws, rec, a, trace, tn, False):
+            return False
+
+
+@njit(cache=True)
+def _add(cands, nc, a):
+    for j in range(nc):
+        if cands[j] == a:
+            return nc
+    if nc < cands.shape[0]:
+        cands[nc] = a
+        nc += 1
+    return nc
+
+
+@njit(cache=True)
+def attack_candidates(obs, hand, first, cands, cap):
+    """Candidate leads: `first` (expert's), singles lowest first, then sets; at most `cap`."""
+    nc = 0
+    if first > 0:
+        nc = _add(cands, nc, first)
+    m = hand
+    while m and nc < cap:
+        c = lowest(m)
+        m &= m - 1
+        nc = _add(cands, nc, np.int64(1) << c)
+    if nc >= cap:
+        return nc
+    if obs[O_RULES + R_MODE] != MODE_PROSTOY:
+        for r in range(9):
+            s = hand & RANK_MASKS[r]
+            if popcount(s) >= 2 and attack_ok(obs, hand, s) and nc < cap:
+                nc = _add(cands, nc, s)
+            # a pair out of three or four
+            if popcount(s) >= 3 and nc < cap:
+                p = np.int64(1) << lowest(s)
+                p |= np.int64(1) << lowest(s & ~p)
+                if attack_ok(obs, hand, p):
+                    nc = _add(cands, nc, p)
+        return nc
+    # simple durak: a pair (the two lowest of a rank) + one card; two pairs + one card
+    pairs = np.zeros(9, dtype=np.int64)
+    npairs = 0
+    for r in range(9):
+        s = hand & RANK_MASKS[r]
+        if popcount(s) >= 2:
+            p = np.int64(1) << lowest(s)
+            p |= np.int64(1) << lowest(s & ~p)
+            pairs[npairs] = p
+            npairs += 1
+    for i in range(npairs):
+        rest = hand & ~pairs[i]
+        while rest and nc < cap:
+            c = lowest(rest)
+            rest &= rest - 1
+            a = pairs[i] | (np.int64(1) << c)
+            if attack_ok(obs, hand, a):
+                nc = _add(cands, nc, a)
+    for i in range(npairs):
+        for j in range(i + 1, npairs):
+            rest = hand & ~pairs[i] & ~pairs[j]
+            while rest and nc < cap:
+                c = lowest(rest)
+                rest &= rest - 1
+                a = pairs[i] | pairs[j] | (np.int64(1) << c)
+                if attack_ok(obs, hand, a):
+                    nc = _add(cands, nc, a)
+    return nc
+
+
+@njit(cache=True)
+def candidates(obs, kind, legal, first, cands, cap):
+    """Every option searched at a decision (first = expert's answer, listed first). Returns the count."""
+    if kind == K_ATTACK:
+        return attack_candidates(obs, obs[O_HAND], first, cands, cap)
+    nc = _add(cands, 0, first)
+    if kind == K_EXCHANGE:
+        nc = _add(cands, nc, np.int64(0))
+        return _add(cands, nc, np.int64(1))
+    nc = _add(cands, nc, np.int64(NO_CARD))
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        nc = _add(cands, nc, np.int64(c))
+    if kind == K_TRANSFER:
+        m = obs[O_SHOW_LEGAL]
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            nc = _add(cands, nc, np.int64(c + SHOW))
+    return nc
+
+
+@njit(cache=True)
+def evaluate(obs, cands, nc, samples, which, rng, tally):
+    """Play every candidate out on `samples` sampled deals (paired: every candidate sees the same
+    deals and the same playout randomness); tally[j, o] counts outcome o (OUT_ESCAPED, OUT_DREW,
+    OUT_FOOL) of this seat after candidate j. Returns the number of deals sampled."""
+    me = obs[O_SEAT]
+    rv = np.zeros(R_SIZE, dtype=np.int64)
+    for i in range(R_SIZE):
+        rv[i] = obs[O_RULES + i]
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    ws = np.zeros(STATE_SIZE, dtype=np.int64)
+    rec = np.zeros(F_SIZE, dtype=np.int64)
+    trace = np.zeros((1, 4), dtype=np.int64)
+    tn = np.zeros(1, dtype=np.int64)
+    pz = np.full(16, -99.0)
+    srng = np.zeros(1, dtype=np.uint64)
+    done = 0
+    for _ in range(samples):
+        if not sample_hidden(obs, rng, base):
+            continue
+        seed = rng[0]
+        for j in range(nc):
+            ws[:] = base
+            rec[:] = 0
+            for s in range(6):
+                rec[F_OUTCOME + s] = OUT_ESCAPED
+            srng[0] = seed
+            if not apply(rv, ws, rec, cands[j], trace, tn, False):
+                continue
+            if not playout(rv, ws, rec, trace, tn, pz, srng, which):
+                continue
+            if rec[F_UNFINISHED] != 0:  # RUL-22: a playout still going after MAX_BOUTS bouts (a cycle) is a draw,
+                tally[j, OUT_DREW] += 1  # not an escape: else a line that cycles would look like a win
+            else:
+                tally[j, rec[F_OUTCOME + me]] += 1
+        done += 1
+    return done
+
+
+@njit(cache=True)
+def decide(obs, kind, legal, params, rng, first):
+    samples = np.int64(params[0]) if params[0] >= 1 else 128
+    cap = np.int64(params[1]) if params[1] >= 1 else 10
+    which = np.int64(params[2])
+    cands = np.zeros(MAXC, dtype=np.int64)
+    nc = candidates(obs, kind, legal, first, cands, cap)
+    if nc <= 1:
+        return first
+    tally = np.zeros((MAXC, 3), dtype=np.int64)
+    if evaluate(obs, cands, nc, samples, which, rng, tally) == 0:
+        return first
+    best = 0
+    bv = -2.0
+    for j in range(nc):
+        n = tally[j, 0] + tally[j, 1] + tally[j, 2]
+        if n > 0 and (tally[j, 0] - tally[j, 2]) / n > bv:  # +1 escaped, 0 drew, -1 fool
+            bv = (tally[j, 0] - tally[j, 2]) / n
+            best = j
+    return cands[best]
+
+
+@njit(cache=True)
+def attack(obs, legal, params, rng):
+    return decide(obs, K_ATTACK, legal, params, rng, _expert.attack(obs, legal, EXPERT, rng))
+
+
+@njit(cache=True)
+def cover(obs, legal, params, rng):
+    if legal == 0:
+        return np.int64(NO_CARD)
+    return decide(obs, K_COVER, legal, params, rng, _expert.cover(obs, legal, EXPERT, rng))
+
+
+@njit(cache=True)
+def throw_in(obs, legal, params, rng):
+    if legal == 0:
+        return np.int64(NO_CARD)
+    return decide(obs, K_THROW_IN, legal, params, rng, _expert.throw_in(obs, legal, EXPERT, rng))
+
+
+@njit(cache=True)
+def transfer(obs, legal, params, rng):
+    if legal == 0 and obs[O_SHOW_LEGAL] == 0:
+        return np.int64(NO_CARD)
+    return decide(obs, K_TRANSFER, legal, params, rng, _expert.transfer(obs, legal, EXPERT, rng))
+
+
+@njit(cache=True)
+def exchange(obs, legal, params, rng):
+    return decide(obs, K_EXCHANGE, legal, params, rng, _expert.exchange(obs, legal, EXPERT, rng))

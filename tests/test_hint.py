@@ -1,0 +1,147 @@
+"""durak hint: the position converter agrees with the referee, estimates agree with a direct simulation."""
+import itertools
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sim.core import layout as L
+from sim.core.cards import card_name
+from sim.core.machine import Deal
+from sim.core.rules import PROSTOY
+from sim.experiments import hint as H
+from sim.referee.game import check, load_position
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = json.loads((ROOT / "docs/examples/positions.json").read_text())["examples"]
+
+
+def _referee_options(st, ws):
+    """Every action of the core's actor that the referee allows, as core options."""
+    kind, p = int(ws[L.O_KIND]), int(ws[L.O_ACTOR])
+    hand = [c for c in st.hands[p] if c is not None]
+    ok = set()
+    if kind == L.K_ATTACK:
+        for k in range(1, min(6, len(hand)) + 1):
+            for combo in itertools.combinations(hand, k):
+                if check(st, {"type": "attack", "player": p, "cards": [card_name(c) for c in combo]}).legal:
+                    ok.add(sum(1 << c for c in combo))
+    elif kind == L.K_COVER:
+        tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
+        for c in hand:
+            if check(st, {"type": "cover", "player": p, "attack": card_name(tgt), "cover": card_name(c)}).legal:
+                ok.add(c)
+        if check(st, {"type": "take", "player": p}).legal:
+            ok.add(L.NO_CARD)
+    elif kind == L.K_THROW_IN:
+        for c in hand:
+            if check(st, {"type": "throw_in", "player": p, "cards": [card_name(c)]}).legal:
+                ok.add(c)
+        if check(st, {"type": "pass", "player": p}).legal:
+            ok.add(L.NO_CARD)
+    elif kind == L.K_TRANSFER:
+        for c in hand:
+            if check(st, {"type": "transfer", "player": p, "card": card_name(c)}).legal:
+                ok.add(c)
+            if check(st, {"type": "transfer_by_showing", "player": p, "card": card_name(c)}).legal:
+                ok.add(L.SHOW + c)
+        ok.add(L.NO_CARD)  # declining a transfer is not a referee action: the defender covers or takes
+    return ok
+
+
+COMPARABLE = [e for e in EXAMPLES if not (e["family"] in PROSTOY and e["action"].get("type") == "defend")]
+
+
+@pytest.mark.parametrize("ex", COMPARABLE, ids=[e["id"] for e in COMPARABLE])
+def test_converted_position_has_the_referees_legal_options(ex):
+    rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
+    st = load_position(ex["family"], ex["toggles"], ex["position"])
+    if ex["position"]["table"] and int(ws[L.O_NTABLE]) == 0:
+        pytest.skip("the table's bout ends by itself at this position (the hint is for the next bout)")
+    core = set(Deal.from_state(rules, ws).legal_options())
+    assert core == _referee_options(st, ws)
+    # the cards are where the position says
+    for s in range(st.n):
+        assert int(ws[L.S_HANDS + s]) == sum(1 << c for c in st.hands[s])
+    assert int(ws[L.O_TABLE_MASK]) == sum((1 << a) | ((1 << c) if c is not None else 0) for a, c in st.table)
+
+
+def test_prostoy_defence_options_are_referee_covers():
+    for ex in (e for e in EXAMPLES if e["family"] in PROSTOY and e["action"].get("type") == "defend"):
+        rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
+        st = load_position(ex["family"], ex["toggles"], ex["position"])
+        assert int(ws[L.O_KIND]) == L.K_COVER and int(ws[L.O_ACTOR]) == st.defender
+        tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
+        for o in Deal.from_state(rules, ws).legal_options():
+            if o != L.NO_CARD:
+                others = [card_name(a) for a, _ in st.table if a != tgt]
+                act = {"type": "defend", "player": st.defender, "covers": [{"attack": card_name(tgt), "cover": card_name(o)}],
+                       "take": others}
+                assert check(st, act).legal, (ex["id"], card_name(o))
+
+
+def _direct(rules, obs, option, n, seed0):
+    """Fool rate of the actor after `option`, by sampling deals and playing them out from Python with greedy."""
+    from strategies import greedy as G
+    fns = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
+    me = int(obs[L.O_SEAT])
+    fool = 0
+    pz = np.zeros(16)
+    rng = np.zeros(1, dtype=np.uint64)
+    for k in range(n):
+        d = Deal.sampled(rules, obs, seed=seed0 + k)
+        assert d.apply(option)
+        while not d.over:
+            seat, kind = d.to_act()
+            ob = d.observe(seat)
+            assert d.apply(int(fns[kind](ob, np.int64(d.ws[L.S_LEGAL]), pz, rng)))
+        fool += int(d.result()[L.F_OUTCOME + me] == L.OUT_FOOL)
+    return fool / n
+
+
+def test_estimate_is_within_its_interval_of_a_direct_simulation():
+    ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
+    rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
+    rows = H.estimate(rules, ws, samples=400, playout=0, seed=5)
+    assert [r["fool"] for r in rows] == sorted(r["fool"] for r in rows)
+    obs = np.zeros(L.O_SIZE, dtype=np.int64)
+    from sim.core import kernels as K
+    K.observe(ws, np.int64(ws[L.O_ACTOR]), obs)
+    for r in rows:
+        p = _direct(rules, obs, r["option"], 600, 10_000)
+        assert r["fool_lo"] <= p <= r["fool_hi"], (r["action"], p, r)
+
+
+def test_hint_uses_only_the_actors_view():
+    """Hiding the other hands (hand_sizes + discard) gives the same answer as listing them."""
+    ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
+    full = H.hint(ex, samples=60, seed=2, library=False)
+    pos = dict(ex["position"])
+    _, ws = H.to_core(ex["family"], ex["toggles"], pos, seed=2)  # the discard it drew (the format has only a count)
+    pos["discard"] = [card_name(c) for c in range(36) if (int(ws[L.O_DISCARD]) >> c) & 1]
+    other = 1 - full["to_act"]
+    pos["hand_sizes"] = {str(other): len(pos["hands"][str(other)])}
+    pos["hands"] = {str(full["to_act"]): pos["hands"][str(full["to_act"])], str(other): []}
+    hidden = H.hint({**ex, "position": pos}, samples=60, seed=2, library=False)
+    assert [(r["action"], r["fool"]) for r in full["options"]] == [(r["action"], r["fool"]) for r in hidden["options"]]
+
+
+def test_start_of_deal_and_cli(tmp_path):
+    req = {"family": "podkidnoy", "start_of_deal": True, "num_players": 2, "seat": 0,
+           "hand": ["6H", "7C", "9D", "JS", "QS", "AH"], "trump_card": "10H"}
+    f = tmp_path / "start.json"
+    f.write_text(json.dumps(req))
+    out = subprocess.run([sys.executable, "-m", "sim.cli", "hint", str(f), "--budget", "40", "--json"],
+                         capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr
+    res = json.loads(out.stdout)
+    assert res["leads_first_probability"] == 1.0  # the six of trumps leads
+    assert {r["action"] for r in res["options"]} == {"lead " + c for c in req["hand"]}
+    assert set(res["library"]) >= {"greedy", "expert"}
+    out = subprocess.run([sys.executable, "-m", "sim.cli", "hint", str(ROOT / "docs/examples/positions.json"),
+                          "--budget", "20"], capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("fool probability of seat") == len(EXAMPLES)

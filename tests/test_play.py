@@ -1,0 +1,70 @@
+"""durak play, driven as a person would: the real command in a pseudo-terminal (pexpect), one deal per family."""
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+ROOT = Path(__file__).resolve().parents[1]
+PROMPT = r"your move \((\w[\w ]*): number"
+
+
+def _play(args, first_inputs=(), timeout=240):
+    child = pexpect.spawn(sys.executable, ["-m", "sim.cli", "play", *args], cwd=str(ROOT), encoding="utf-8",
+                          timeout=timeout, dimensions=(50, 200))
+    log = []
+    pending = list(first_inputs)
+    moves = 0
+    while True:
+        i = child.expect([PROMPT, r"type replay to see the deal again", pexpect.EOF])
+        log.append(child.before)
+        if i == 0:
+            child.sendline(pending.pop(0) if pending else "1")
+            moves += 1
+            assert moves < 400, "the deal does not end"
+        elif i == 1:
+            child.sendline("replay")
+            child.expect(r"the same deal: durak play")
+            log.append(child.before)
+            child.expect(r"type replay to see the deal again")
+            child.sendline("")
+            child.expect(pexpect.EOF)
+            log.append(child.before)
+            break
+        else:
+            raise AssertionError("the command ended before the deal: " + "".join(log)[-2000:])
+    child.close()
+    assert child.exitstatus == 0
+    return "".join(log), moves
+
+
+@pytest.mark.parametrize("family,players,extra", [
+    ("prostoy_5", 2, []), ("prostoy_6", 3, []), ("podkidnoy", 2, []),
+    ("perevodnoy", 4, ["--toggle", "teams=2v2"]),
+])
+def test_a_scripted_person_plays_a_deal_to_the_end(family, players, extra):
+    out, moves = _play(["--rules", family, "--players", str(players), "--strategy", "greedy", "--seed", "5",
+                        "--ascii", *extra])
+    assert moves > 0
+    assert "your hand:" in out and "trump " in out and "talon " in out and " 1) " in out
+    assert re.search(r"^(you are the fool|you escaped; the fool: seat|the deal is a draw)", out, re.M)
+    assert re.search(r"^game over after \d+ bouts", out, re.M)  # the replay, told by the referee
+
+
+def test_illegal_input_gets_the_referees_reason_and_a_hint_answers():
+    # seed 3, podkidnoy, 2 players: you lead, then may throw in (hand 7D 7H AH 6S AS after leading 6C)
+    out, _ = _play(["--rules", "podkidnoy", "--strategy", "greedy", "--seed", "3", "--ascii", "--hint-budget", "50"],
+                   first_inputs=["6C", "AS", "?", "ZZ"])
+    assert "illegal (POD-T2): AS matches no rank on the table" in out
+    assert "hint (50 sampled deals" in out and "pass" in out
+    assert "not a card: 'ZZ'" in out
+
+
+def test_suit_symbols_without_ascii():
+    child = pexpect.spawn(sys.executable, ["-m", "sim.cli", "play", "--strategy", "greedy", "--seed", "3"],
+                          cwd=str(ROOT), encoding="utf-8", timeout=240)
+    child.expect(PROMPT)
+    assert "\u2663" in child.before or "\u2660" in child.before
+    child.sendline("q")
+    child.expect(pexpect.EOF)
