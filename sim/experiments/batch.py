@@ -122,6 +122,7 @@ class Tally:
     fool: np.ndarray = None
     taken: np.ndarray = None
     places: np.ndarray = None
+    drew_places: np.ndarray = None  # the places of drawn seat-games (a draw shares the final bout's place)
     bouts_hist: np.ndarray = None
 
     def __post_init__(self):
@@ -131,6 +132,7 @@ class Tally:
         self.fool = z(self.n) if self.fool is None else self.fool
         self.taken = z(self.n) if self.taken is None else self.taken
         self.places = z(self.n, self.n + 1) if self.places is None else self.places
+        self.drew_places = z(self.n, self.n + 1) if self.drew_places is None else self.drew_places
         self.bouts_hist = z(E.MAX_BOUTS + 1) if self.bouts_hist is None else self.bouts_hist
 
     def add(self, recs: np.ndarray):
@@ -155,12 +157,14 @@ class Tally:
         self.taken += done["taken"][:, :n].sum(axis=0)
         for s in range(n):
             self.places[s] += np.bincount(done["place"][:, s], minlength=n + 1)[: n + 1]
+            drawn = done["place"][:, s][out[:, s] == 1]
+            self.drew_places[s] += np.bincount(drawn, minlength=n + 1)[: n + 1]
         self.bouts_hist += np.bincount(done["bouts"], minlength=E.MAX_BOUTS + 1)[: E.MAX_BOUTS + 1]
 
     def merge(self, other: "Tally"):
         for f in self._SCALAR_FIELDS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
-        for f in ("escaped", "drew", "fool", "taken", "places", "bouts_hist"):
+        for f in self._ARRAY_FIELDS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
 
     @property
@@ -169,7 +173,7 @@ class Tally:
 
     _SCALAR_FIELDS = ("games", "unfinished", "draws", "bouts", "first_attacker_fool", "exchanges",
                       "exchanger_fool", "transfers", "invariant_violations")
-    _ARRAY_FIELDS = ("escaped", "drew", "fool", "taken", "places", "bouts_hist")
+    _ARRAY_FIELDS = ("escaped", "drew", "fool", "taken", "places", "drew_places", "bouts_hist")
 
     def to_arrays(self) -> dict:
         """Plain arrays (for saving a finished chunk; from_arrays reads them back)."""

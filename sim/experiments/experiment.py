@@ -462,22 +462,18 @@ class Experiment:
 
     def places(self) -> pd.DataFrame:
         """Finishing-place distribution per strategy (rows) and place (columns), as fractions of seat-games,
-        with a `drew` column. With two players a draw is taken out of place 1 (both players of a drawn game
-        went out together), so `place 1` is escaped, `place 2` the fool and the row sums to 1 with `drew`.
-        With more players a drawn game's shared place stays in its place column (RUL-21) and `drew` says how
-        many of the seat-games were draws."""
+        draws apart: a drawn seat-game counts in the `drew` column, not in the place it shared (RUL-21), so
+        a row sums to 1."""
         acc: dict = {}
-        drew: dict = {}
+        drawn: dict = {}
         for r, s, label, t in self._rows():
             acc[label] = acc.get(label, 0) + t.places[s]
-            drew[label] = drew.get(label, 0) + int(t.drew[s])
+            drawn[label] = drawn.get(label, 0) + t.drew_places[s]
         rows = {}
         for k, v in acc.items():
-            v = v[1:].astype(float)
-            total = max(v.sum(), 1)
-            if self.rules.num_players == 2:
-                v[0] -= drew[k]
-            rows[k] = list(v / total) + [drew[k] / total]
+            total = max(v[1:].sum(), 1)
+            d = drawn[k][1:]
+            rows[k] = list((v[1:] - d) / total) + [d.sum() / total]
         df = pd.DataFrame(rows).T
         df.columns = [f"place {i}" for i in range(1, df.shape[1])] + ["drew"]
         return df

@@ -76,7 +76,7 @@ def sections(exp: Experiment, title: str | None = None) -> list:
         out.append(("Per team", tv))
     places = exp.places().map(lambda x: f"{100 * x:.1f}%")
     places.index.name = "strategy"
-    out.append(("Finishing places (draws apart)" if n == 2 else "Finishing places", places))
+    out.append(("Finishing places (draws apart)", places))
     out.append(("", [_places_note(n)]))
     game = [f"draws: {pct(tot['draw_rate'], tot['draw_lo'], tot['draw_hi'])} of games ended with no fool. "
             + ("With two players both players draw in a drawn game, so each player's 'drew' rate is the same."
@@ -117,8 +117,8 @@ def _places_note(n: int) -> str:
     if n == 2:
         return ("place 1 = escaped, place 2 = fool; drawn games are in their own column and in neither place")
     return ("place k: the player went out k-th (players going out in the same bout share a place, RUL-21); "
-            f"place {n} is the fool. A drawn game gives the players still in at the end a shared place, "
-            "so those places include the 'drew' column's games, which is also shown")
+            f"place {n} is the fool. A drawn game's players still in at the end are counted in the 'drew' "
+            "column, not in the place they shared, so a row sums to 100%")
 
 
 def markdown(exp: Experiment, title: str | None = None) -> str:
