@@ -123,8 +123,15 @@ def q_trump_six(ctx: Ctx) -> str:
                         "the exchange allowed") + " (The holder is the seat dealt the trump six.)"
 
 
+_SHARED: dict = {}  # first-attacker and draws read the same runs: played once per (scale, seed, panel)
+
+
 def _first_attacker_rows(ctx: Ctx, games: int) -> pd.DataFrame:
     if "first_attacker_rows" in ctx.data:
+        return ctx.data["first_attacker_rows"]
+    key = ("first_attacker_rows", ctx.scale, ctx.seed, tuple(ctx.panel), games)
+    if key in _SHARED:
+        ctx.data["first_attacker_rows"] = _SHARED[key].copy()
         return ctx.data["first_attacker_rows"]
     rows = []
     for strat in ctx.panel:
@@ -145,6 +152,7 @@ def _first_attacker_rows(ctx: Ctx, games: int) -> pd.DataFrame:
                              "mean_bouts": tot["mean_bouts"]})
     df = pd.DataFrame(rows)
     ctx.data["first_attacker_rows"] = df
+    _SHARED[key] = df.copy()
     return df
 
 
@@ -284,15 +292,15 @@ def q_partial_defence(ctx: Ctx) -> str:
                      f"prostoy_5-{n}p")
         cases += cs
 
-    def change(c, m, unit):
+    def change(c, m, unit, what):
         r = c.row(m)
         if not r["significant"]:
-            return f"no detectable change in {unit}"
-        return f"{abs(r['diff']):.2f} {unit} {'more' if r['diff'] > 0 else 'fewer'}"
+            return f"no detectable change in {what}"
+        return f"{abs(r['diff']):.2f} {unit} {'more' if r['diff'] > 0 else 'fewer'} {what}"
 
-    parts = [f"{c.where}, {c.strategy} play: {change(c, 'bouts', 'bouts per game')}, the fool keeps "
-             f"{change(c, 'fool_cards', 'cards')}, draws {c.points('draw'):+.2f} games in 100"
-             + ("" if c.real("draw") else " (n.s.)") for c in cases]
+    parts = [f"{c.where}, {c.strategy} play: {change(c, 'bouts', 'bouts', 'per game')}, "
+             f"{change(c, 'fool_cards', 'cards', 'left in the fool’s hand')}, draws {c.points('draw'):+.2f} games "
+             f"in 100" + ("" if c.real("draw") else " (n.s.)") for c in cases]
     longer = {c.row("bouts")["diff"] > 0 for c in cases if c.real("bouts")}
     head = ("It changes the game, but not always the same way" if len(longer) > 1 else
             "Yes — partial defence makes games " + ("longer" if longer == {True} else "shorter") if longer else
