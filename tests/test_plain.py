@@ -30,8 +30,11 @@ def test_the_answer_word_follows_the_panel():
     assert "greedy play: about 1 game in 80 less often" in text and "greedy and expert play alike" in text
     split = [Case("2 players", "greedy", table(0.0, False)), Case("2 players", "expert", table(-0.02, True))]
     text = rule_verdict(split, "first_defender_fool", "the first defender", "the rule")
-    assert text.startswith("It depends") and "depends on how well people play" in text
-    assert "with greedy play no detectable change, with expert play less often" in text
+    assert text.startswith("Only in some settings") and "depends on how well people play" in text
+    assert "with greedy play no detectable change, with expert play less often (2 players)" in text
+    opposite = [Case("2 players", "greedy", table(0.01, True)), Case("2 players", "expert", table(-0.02, True))]
+    text = rule_verdict(opposite, "first_defender_fool", "the first defender", "the rule")
+    assert text.startswith("It depends — with the rule, the first defender is the fool more often in some")
     none = [Case("2 players", "greedy", table(0.0, False)), Case("2 players", "expert", table(0.0, False))]
     assert rule_verdict(none, "first_defender_fool", "x", "the rule").startswith("No — the rule makes no detectable")
 

@@ -61,12 +61,25 @@ class Case:
         return int(self.table["games"].max())
 
 
+def sign(c: Case, metric: str) -> int:
+    return 0 if not c.real(metric) else (1 if c.points(metric) > 0 else -1)
+
+
+def identical(c: Case) -> bool:
+    """Both arms played the same game in every deal: the line-up never reached what the arms change."""
+    return bool((c.table["paired_se"] == 0).all() and (c.table["diff"] == 0).all())
+
+
 def answer_word(cases: list[Case], metric: str) -> str:
-    signs = {(0 if not c.real(metric) else (1 if c.points(metric) > 0 else -1)) for c in cases}
+    """Yes (every case moves the same way), Sometimes (the same way where it moves), No (nowhere),
+    It depends (opposite directions)."""
+    signs = {sign(c, metric) for c in cases}
     if signs == {0}:
         return "No"
     if len(signs) == 1:
         return "Yes"
+    if len(signs - {0}) == 1:
+        return "Sometimes"
     return "It depends"
 
 
@@ -74,20 +87,22 @@ def across_skill(cases: list[Case], metric: str) -> str:
     """Does the answer hold for every panel strategy within each setting?"""
     by_where: dict[str, dict[str, int]] = {}
     for c in cases:
-        s = 0 if not c.real(metric) else (1 if c.points(metric) > 0 else -1)
-        by_where.setdefault(c.where, {})[c.strategy] = s
+        by_where.setdefault(c.where, {})[c.strategy] = sign(c, metric)
     strategies = sorted({c.strategy for c in cases}, key=[c.strategy for c in cases].index)
     if len(strategies) < 2:
         return f"Only {strategies[0]} play was tried, so this says nothing about other skill levels."
-    split = [w for w, d in by_where.items() if len(set(d.values())) > 1]
     names = " and ".join(strategies)
+    split = {w: d for w, d in by_where.items() if len(set(d.values())) > 1}
     if not split:
         return f"This holds for {names} play alike."
-    return ("It depends on how well people play" + (f" ({'; '.join(split)})" if len(split) < len(by_where) else "")
-            + ": " + "; ".join(
-                ", ".join(f"with {s} play " + ("no detectable change" if d[s] == 0 else
-                                               ("more" if d[s] > 0 else "less") + " often")
-                          for s in strategies if s in d) for w, d in by_where.items() if w in split) + ".")
+    patterns: dict[str, list[str]] = {}
+    for w, d in split.items():
+        pat = ", ".join(f"with {s} play " + ("no detectable change" if d[s] == 0 else
+                                              ("more" if d[s] > 0 else "less") + " often")
+                        for s in strategies if s in d)
+        patterns.setdefault(pat, []).append(w)
+    return "It depends on how well people play: " + "; ".join(
+        f"{pat} ({', '.join(ws)})" for pat, ws in patterns.items()) + "."
 
 
 def how_sure(cases: list[Case], metric: str) -> str:
@@ -123,17 +138,19 @@ def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: boo
     biggest = max((abs(c.points(metric)) for c in real), default=0.0)
     if word == "No":
         head = f"No — {rule} makes no detectable difference to how often {who} is the fool."
-    elif word == "Yes":
+    elif word in ("Yes", "Sometimes"):
         more = real[0].points(metric) > 0
-        head = (f"Yes — a {size_word(biggest)} effect: with {rule}, {who} is the fool "
-                f"{'more' if more else 'less'} often.")
+        head = (f"{'Yes' if word == 'Yes' else 'Only in some settings'} — a {size_word(biggest)} effect: with "
+                f"{rule}, {who} is the fool {'more' if more else 'less'} often"
+                + ("." if word == "Yes" else "; elsewhere no detectable change."))
     else:
         head = f"It depends — with {rule}, {who} is the fool more often in some settings and less often in others."
     parts = []
     for c in cases:
         d = c.points(metric)
         parts.append(f"{c.where}, {c.strategy} play: " + (
-            f"{games_in_100(d)} {'more' if d > 0 else 'less'} often" if c.real(metric) else "no detectable change"))
+            f"{games_in_100(d)} {'more' if d > 0 else 'less'} often" if c.real(metric) else
+            "identical games (this line-up never used the rule)" if identical(c) else "no detectable change"))
     text = f"{head} {'; '.join(parts)}. {across_skill(cases, metric)}"
     if draws and all("draw" in c.table.index for c in cases):
         moved = [c for c in cases if c.real("draw") and abs(c.points("draw")) >= 0.1]
