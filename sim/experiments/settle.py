@@ -589,13 +589,21 @@ def write_index(root: Path = RESULTS) -> Path:
              "Each folder answers one question players argue about, with the command that reproduces it. "
              "Regenerate any of them with `durak settle NAME --write-results` (all: `durak settle all "
              "--write-results`; without it the folders go to a run folder under results/runs/).", "",
-             "| question | the answer in plain words |", "|---|---|"]
+             "Each answer below is the plain paragraph that opens the question's page: yes / no / only in some "
+             "settings / it depends, how big in games out of 100, how sure, whether it holds for weak (greedy) and "
+             "strong (expert) play, and how many deals were left unfinished. The numbers follow on each page.", ""]
     for name, q in QUESTIONS.items():
         s = root / name / "summary.json"
-        verdict = json.loads(s.read_text())["verdict"] if s.exists() else "(not run yet)"
-        lines.append(f"| [{q.title}]({name}/README.md) | {verdict} |")
+        if s.exists():
+            summary = json.loads(s.read_text())
+            verdict = summary["verdict"]
+            if summary.get("scale", 1) != 1:
+                verdict += f" *(Run at --scale {summary['scale']:g}.)*"
+        else:
+            verdict = "(not run yet)"
+        lines += [f"## [{q.title}]({name}/README.md)", "", verdict, ""]
     if (root / "round_robin_2p.md").exists():
-        lines += ["", "Also: [a 2-player round robin of the strategy library](round_robin_2p.md) "
+        lines += ["Also: [a 2-player round robin of the strategy library](round_robin_2p.md) "
                   "(podkidnoy, prostoy_5, perevodnoy; 200,000 games per pair; `results/round_robin_2p.py`)."]
     root.mkdir(parents=True, exist_ok=True)
     (root / "README.md").write_text("\n".join(lines) + "\n")
