@@ -77,7 +77,8 @@ class Question:
     name: str
     title: str
     ask: str  # the question in a player's words
-    run: Callable[[Ctx], str]  # fills ctx.lines / ctx.data / plots, returns the one-line verdict
+    run: Callable[[Ctx], str]  # fills ctx.lines / ctx.data / plots, returns the plain answer
+    panel: bool = True  # False: a tournament between strategies, where the panel of line-ups does not apply
 
 
 HEADLINE_ALWAYS = ("draw", "unfinished")  # issue 13 §4: in every headline table
@@ -293,7 +294,7 @@ SET_STEPS = [("leading the largest set from the first bout", "sets-first", "sing
 def q_singles_triples(ctx: Ctx) -> str:
     """Issue 13 §6: four strategies that differ from a common base (singles-first: greedy's leads) in the
     lead habit only, compared one knob at a time."""
-    found, ts = {}, []
+    found, ts, best = {}, [], {}
     for fam in ("prostoy_5", "prostoy_6"):
         t = Tournament(R.resolve(fam, 2), SET_HABITS, games=ctx.n(300_000), seed=ctx.seed,
                        threads=ctx.threads).run()
@@ -302,6 +303,8 @@ def q_singles_triples(ctx: Ctx) -> str:
         ctx.data[f"tournament-{fam}"] = h
         t.heatmap(ctx.folder / f"heatmap-{fam}.png")
         m = t.matrix()
+        avg = m.mean(axis=1)  # NaN diagonal skipped
+        best[fam] = (f"`{avg.idxmax()}`", float(avg.max()))
         rows = []
         for habit, with_, without in SET_STEPS:
             sub = h[((h["strategy"] == with_) & (h["opponent"] == without)) |
@@ -344,6 +347,8 @@ def q_singles_triples(ctx: Ctx) -> str:
     else:
         head = "It depends on the game"
     n = min(v[3] for per in found.values() for v in per.values())
+    parts.append("best of the four against the other three: " + ", ".join(
+        f"{fam} {best[fam][0]} ({100 * best[fam][1]:.1f} of 100 on average)" for fam in best))
     return (f"{head}. Changing one habit at a time against the same player without it (2 players, simple durak): "
             + "; ".join(parts) + f". How sure: 95% intervals from {n:,}+ games per pair (draws count half). "
             "These strategies play greedy's defence, so this says which lead habit helps a plain player; it was not "
@@ -518,7 +523,7 @@ QUESTIONS = {q.name: q for q in [
              "Lead one card at a time, lead triples and fives from the start, dump sets once the talon is low, or "
              "follow seed 002 (singles early, sets once the hand is loaded or the talon is low)? Each habit is "
              "switched on one at a time against the same player without it, in prostoy_5 and prostoy_6.",
-             q_singles_triples),
+             q_singles_triples, panel=False),
     Question("partial-defence", "Partial defence (seed 000) or take-all (seed 002)?",
              "Does covering only some attack cards make games shorter, leave the fool with fewer cards, and "
              "change how often the game is drawn?", q_partial_defence),
@@ -540,7 +545,7 @@ QUESTIONS = {q.name: q for q in [
              "\"Draws almost never happen\" — how often, per family and number of players?", q_draws),
     Question("skill", "How much of durak is skill?",
              "Is durak mostly luck? How often does the best strategy beat random play and the plain greedy "
-             "baseline, per family?", q_skill),
+             "baseline, per family?", q_skill, panel=False),
 ]}
 
 
@@ -556,7 +561,7 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     ctx = Ctx(scale, seed, threads, folder, [], {}, panel)
     t0 = time.time()
     verdict = q.run(ctx)
-    default = ctx.panel == default_panel()
+    default = ctx.panel == default_panel() or not q.panel
     cmd = f"durak settle {name}" + ("" if scale == 1 else f" --scale {scale:g}") + \
         ("" if seed == 2026 else f" --seed {seed}") + ("" if default else "".join(f" --panel {p}" for p in ctx.panel))
     scale_note = ("" if scale == 1 else
@@ -565,7 +570,8 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     # Rerunning with the same seed rewrites every file byte for byte, except the one timing line below
     # (no commit hash, date or duration anywhere else).
     lines = [f"# {q.title}", "", f"**The question.** {q.ask}", "", f"**The answer.** {verdict}", "",
-             f"**Reproduce.** `{cmd}` (seed {seed}; panel: {', '.join(ctx.panel)}, each playing every seat). "
+             f"**Reproduce.** `{cmd}` (seed {seed}" + (f"; panel: {', '.join(ctx.panel)}, each playing every seat"
+                                                        if q.panel else "; a tournament: no panel") + "). "
              "Intervals are 95%; comparisons play both rule sets on the same deals and give Holm-adjusted p-values. "
              "Sizes are given as games out of 100: a change of 1.25 points is about 1 game in 80." + scale_note, "",
              "## Numbers", ""] + ctx.lines
@@ -579,7 +585,7 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
             df.to_csv(folder / f"{key}.csv", index=False)
     (folder / "summary.json").write_text(json.dumps(
         {"question": q.title, "verdict": verdict, "command": cmd, "seed": seed, "scale": scale,
-         "panel": ctx.panel}, indent=1))
+         "panel": ctx.panel if q.panel else None}, indent=1))
     return folder
 
 
