@@ -99,3 +99,27 @@ def test_settle_cli_takes_a_panel_and_rejects_an_unknown_strategy(tmp_path):
     assert json.loads((tmp_path / "transfer-first-bout" / "summary.json").read_text())["panel"] == ["greedy"]
     res = CliRunner().invoke(main, ["settle", "vdogonku", "--panel", "grandmaster", "--out", str(tmp_path)])
     assert res.exit_code != 0 and "unknown strategy 'grandmaster'" in res.output
+
+
+def test_compare_and_settle_share_one_panel_runner(tmp_path, monkeypatch):
+    """`durak compare --panel` and `durak settle` both go through compare.run_panel: one comparison per panel
+    strategy, each playing every seat of both arms."""
+    from sim.experiments import compare as C
+    calls = []
+    real = C.run_panel
+
+    def spy(*a, **k):
+        calls.append(a[4])
+        return real(*a, **k)
+
+    monkeypatch.setattr(C, "run_panel", spy)
+    monkeypatch.setattr(S, "run_panel", spy)
+    res = CliRunner().invoke(main, ["compare", "--rules", "prostoy_5", "--a", "trump_six_exchange=true", "--b",
+                                    "trump_six_exchange=false", "--panel", "greedy", "--panel", "expert",
+                                    "--games", "2000", "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output
+    assert {p.name for p in (tmp_path / "c").iterdir()} == {"greedy", "expert", "panel.md"}
+    meta = json.loads((tmp_path / "c" / "expert" / "metadata.json").read_text())
+    assert all(arm["strategies"] == ["expert", "expert"] for arm in meta["arms"])
+    S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "s", panel=["greedy", "expert"])
+    assert calls == [["greedy", "expert"]] * 3
