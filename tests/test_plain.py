@@ -50,3 +50,13 @@ def test_a_change_in_draws_is_reported_as_such():
     cases = [Case("2 players", "expert", table(-0.01, True, draw=0.011, draw_sig=True))]
     text = rule_verdict(cases, "first_defender_fool", "the first defender", "the rule")
     assert "Part of this is draws" in text and "+1.10 points" in text
+
+
+def test_the_change_among_decided_deals_is_given_apart():
+    t = table(-0.01, True, draw=0.011, draw_sig=True)
+    dec = t.loc["first_defender_fool"].copy()
+    dec["diff"], dec["significant"] = -0.001, False
+    t.loc["first_defender_fool_decided"] = dec
+    text = rule_verdict([Case("2 players", "expert", t)], "first_defender_fool", "the first defender", "the rule")
+    assert "Among deals decided in both arms (draws left out) the change is 2 players, expert: -0.10 points (n.s.)" \
+        in text

@@ -152,6 +152,11 @@ def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: boo
             f"{games_in_100(d)} {'more' if d > 0 else 'less'} often" if c.real(metric) else
             "identical games (this line-up never used the rule)" if identical(c) else "no detectable change"))
     text = f"{head} {'; '.join(parts)}. {across_skill(cases, metric)}"
+    dec = metric + "_decided"
+    if all(dec in c.table.index for c in cases) and not all(identical(c) for c in cases):
+        text += (" Among deals decided in both arms (draws left out) the change is " + "; ".join(
+            f"{c.where}, {c.strategy}: {c.points(dec):+.2f} points" + ("" if c.real(dec) else " (n.s.)")
+            for c in cases if not identical(c)) + ".")
     if draws and all("draw" in c.table.index for c in cases):
         moved = [c for c in cases if c.real("draw") and abs(c.points("draw")) >= 0.1]
         if moved:
