@@ -314,9 +314,10 @@ def q_singles_triples(ctx: Ctx) -> str:
                           (sub["score"], sub["score_lo"], sub["score_hi"]))
             found.setdefault(habit, {})[fam] = (sc, lo, hi, int(sub["games"]), int(sub["draws"]))
             rows.append(f"| {habit} | `{with_}` vs `{without}` | {100 * m.loc[with_, without]:.1f} "
-                        f"[{100 * lo:.1f}, {100 * hi:.1f}] | {int(sub['games']):,} |")
+                        f"[{100 * lo:.1f}, {100 * hi:.1f}] | {int(sub['games']):,} | "
+                        f"{max(0, t.games - int(sub['games'])):,} |")
         ctx.lines += [f"### {fam}, 2 players", "", "| habit switched on | players | games won out of 100 by the "
-                      "habit [95%] | games |", "|---|---|---|---|", *rows, "",
+                      "habit [95%] | finished games | unfinished |", "|---|---|---|---|---|", *rows, "",
                       "All pairs:", "", t.markdown().split("\n", 2)[2], f"![{fam}](heatmap-{fam}.png)", ""]
     ctx.lines += ["The four strategies share everything but the lead (greedy's cover, throw-ins and exchange) and "
                   "use the same three knobs (`sets_from_start`, `sets_when_talon_at_most`, `sets_when_hand_at_least`, "
@@ -392,7 +393,8 @@ def q_partial_defence(ctx: Ctx) -> str:
         head = "Yes — partial defence changes the game for every line-up of the panel"
     text = (f"{head}. " + "; ".join(parts) + ". Partial defence lets the defender cover some cards and take the "
             "rest, so he picks up fewer cards when he gives up. " + _skill_counts(cases, "bouts"))
-    return text + " " + unfinished_note(cases, None)
+    drawn = max((abs(c.points("draw")) for c in cases if c.real("draw")), default=None)  # the one rate reported
+    return text + " " + unfinished_note(cases, drawn)
 
 
 def _skill_counts(cases: list[Case], metric: str) -> str:
@@ -499,6 +501,9 @@ def q_skill(ctx: Ctx) -> str:
         ctx.data[f"tournament-{fam}"] = h
         t.heatmap(ctx.folder / f"heatmap-{fam}.png")
         ctx.lines += [f"### {fam}, 2 players", "", t.markdown().split("\n", 2)[2], f"![{fam}](heatmap-{fam}.png)", ""]
+        ctx.lines += ["| pair | finished games | unfinished |", "|---|---|---|"] + [
+            f"| {r['strategy']} vs {r['opponent']} | {int(r['games']):,} | {max(0, t.games - int(r['games'])):,} |"
+            for _, r in h.iterrows()] + [""]
         m = t.matrix()
         r, g = m.loc["expert", "random"], m.loc["expert", "greedy"]
         lo_r, hi_r, lo_g, hi_g = min(lo_r, r), max(hi_r, r), min(lo_g, g), max(hi_g, g)
