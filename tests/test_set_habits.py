@@ -46,3 +46,20 @@ def test_singles_first_plays_greedys_game_and_a_habit_changes_it(family):
     assert (same["diff"] == 0).all() and (same["paired_se"] == 0).all()
     changed = cmp("sets-late", BASE)
     assert (changed["paired_se"] > 0).any()
+
+
+def test_the_settled_set_lead_question_changes_one_knob_at_a_time_on_two_bases(tmp_path):
+    from sim.experiments import settle as S
+    for base, specs in S.SET_BASES.items():
+        assert list(specs) == S.SET_HABITS
+    for habit, with_, without in S.SET_STEPS[:3]:  # the last step is the whole 002 rule (two knobs), named so
+        a, b = S.SET_BASES["expert"][with_], S.SET_BASES["expert"][without]
+
+        def knobs(spec):
+            return dict(x.split("=") for x in spec.split(":")[1].split(","))
+        ka, kb = knobs(a), knobs(b)
+        assert len({k for k in ka.keys() | kb.keys() if ka.get(k, "-99") != kb.get(k, "-99")}) == 1, habit
+    folder = S.settle("singles-vs-triples", scale=0.002, root=tmp_path)
+    answer = next(x for x in (folder / "README.md").read_text().splitlines() if x.startswith("**The answer.**"))
+    assert "With greedy's play" in answer and "With expert's play" in answer and "Unfinished games" in answer
+    assert (folder / "heatmap-prostoy_6-expert.png").exists()

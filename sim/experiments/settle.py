@@ -291,42 +291,57 @@ SET_STEPS = [("leading the largest set from the first bout", "sets-first", "sing
              ("seed 002's whole rule (both triggers) against singles always", "sets-when-loaded", "singles-first")]
 
 
+# the same four habits on two bases: greedy's play (the four strategy files) and expert's play (expert with its
+# lead knobs set; expert's defence, trump saving, counting and endgame unchanged)
+SET_BASES = {"greedy": {h: h for h in SET_HABITS},
+             "expert": {"singles-first": "expert:dump_talon=-1,dump_hand=99",
+                        "sets-first": "expert:dump_talon=36,dump_hand=99",
+                        "sets-late": "expert:dump_talon=3,dump_hand=99",
+                        "sets-when-loaded": "expert:dump_talon=3,dump_hand=7"}}
+
+
 def q_singles_triples(ctx: Ctx) -> str:
-    """Issue 13 §6: four strategies that differ from a common base (singles-first: greedy's leads) in the
-    lead habit only, compared one knob at a time."""
+    """Issue 13 §6: four lead habits that differ from a common base only in the lead, compared one knob at a
+    time, on a plain base (greedy's play) and a strong one (expert's play)."""
     found, ts, best = {}, [], {}
-    for fam in ("prostoy_5", "prostoy_6"):
-        t = Tournament(R.resolve(fam, 2), SET_HABITS, games=ctx.n(300_000), seed=ctx.seed,
-                       threads=ctx.threads).run()
-        ts.append(t)
-        h = t.head_to_head()
-        ctx.data[f"tournament-{fam}"] = h
-        t.heatmap(ctx.folder / f"heatmap-{fam}.png")
-        m = t.matrix()
-        avg = m.mean(axis=1)  # NaN diagonal skipped
-        best[fam] = (f"`{avg.idxmax()}`", float(avg.max()))
-        rows = []
-        for habit, with_, without in SET_STEPS:
-            sub = h[((h["strategy"] == with_) & (h["opponent"] == without)) |
-                    ((h["strategy"] == without) & (h["opponent"] == with_))].iloc[0]
-            flip = sub["strategy"] != with_
-            sc, lo, hi = ((1 - sub["score"], 1 - sub["score_hi"], 1 - sub["score_lo"]) if flip else
-                          (sub["score"], sub["score_lo"], sub["score_hi"]))
-            found.setdefault(habit, {})[fam] = (sc, lo, hi, int(sub["games"]), int(sub["draws"]))
-            rows.append(f"| {habit} | `{with_}` vs `{without}` | {100 * m.loc[with_, without]:.1f} "
-                        f"[{100 * lo:.1f}, {100 * hi:.1f}] | {int(sub['games']):,} | "
-                        f"{max(0, t.games - int(sub['games'])):,} |")
-        ctx.lines += [f"### {fam}, 2 players", "", "| habit switched on | players | games won out of 100 by the "
-                      "habit [95%] | finished games | unfinished |", "|---|---|---|---|---|", *rows, "",
-                      "All pairs:", "", t.markdown().split("\n", 2)[2], f"![{fam}](heatmap-{fam}.png)", ""]
-    ctx.lines += ["The four strategies share everything but the lead (greedy's cover, throw-ins and exchange) and "
-                  "use the same three knobs (`sets_from_start`, `sets_when_talon_at_most`, `sets_when_hand_at_least`, "
-                  "see `durak strategies`); each pair above differs in one knob, except the last line (two). A win "
-                  "counts 1, a draw 1/2, finished games only; 50 means the habit makes no difference. This is a "
-                  "tournament between strategies, so the panel of line-ups does not apply. The earlier version of "
-                  "this page compared `singles-early` with `dump-triples-late`, which differ in two knobs at once "
-                  "and both lead singles first; that comparison said which switching point is better, not whether "
-                  "singles beat sets.", ""]
+    for base, specs in SET_BASES.items():
+        label = {v: k for k, v in specs.items()}
+        for fam in ("prostoy_5", "prostoy_6"):
+            t = Tournament(R.resolve(fam, 2), list(specs.values()), games=ctx.n(300_000), seed=ctx.seed,
+                           threads=ctx.threads).run()
+            ts.append(t)
+            h = t.head_to_head()
+            h = h.assign(strategy=h["strategy"].map(label), opponent=h["opponent"].map(label))
+            key = fam if base == "greedy" else f"{fam}-{base}"
+            ctx.data[f"tournament-{key}"] = h
+            t.heatmap(ctx.folder / f"heatmap-{key}.png")
+            m = t.matrix().rename(index=label, columns=label)
+            avg = m.mean(axis=1)  # NaN diagonal skipped
+            best[(base, fam)] = (f"`{avg.idxmax()}`", float(avg.max()))
+            rows = []
+            for habit, with_, without in SET_STEPS:
+                sub = h[((h["strategy"] == with_) & (h["opponent"] == without)) |
+                        ((h["strategy"] == without) & (h["opponent"] == with_))].iloc[0]
+                flip = sub["strategy"] != with_
+                sc, lo, hi = ((1 - sub["score"], 1 - sub["score_hi"], 1 - sub["score_lo"]) if flip else
+                              (sub["score"], sub["score_lo"], sub["score_hi"]))
+                found.setdefault(base, {}).setdefault(habit, {})[fam] = (sc, lo, hi, int(sub["games"]))
+                rows.append(f"| {habit} | `{specs[with_]}` vs `{specs[without]}` | {100 * m.loc[with_, without]:.1f} "
+                            f"[{100 * lo:.1f}, {100 * hi:.1f}] | {int(sub['games']):,} | "
+                            f"{max(0, t.games - int(sub['games'])):,} |")
+            ctx.lines += [f"### {fam}, 2 players, {base}'s play", "",
+                          "| habit switched on | players | games won out of 100 by the habit [95%] | finished games "
+                          "| unfinished |", "|---|---|---|---|---|", *rows, "",
+                          "All pairs:", "", t.markdown().split("\n", 2)[2], f"![{fam} {base}](heatmap-{key}.png)", ""]
+    ctx.lines += ["On greedy's base the four strategies `singles-first`, `sets-first`, `sets-late` and "
+                  "`sets-when-loaded` share everything but the lead (greedy's cover and exchange) and the same three "
+                  "knobs (`sets_from_start`, `sets_when_talon_at_most`, `sets_when_hand_at_least`, see `durak "
+                  "strategies`). On expert's base the same habits are expert's lead knobs (`dump_talon`, "
+                  "`dump_hand`; in simple durak they only change the lead), with the rest of expert unchanged. Each "
+                  "pair differs in one knob, except the last line (two). A win counts 1, a draw 1/2, finished games "
+                  "only; 50 means the habit makes no difference. The earlier version of this page compared "
+                  "`singles-early` with `dump-triples-late`, which differ in two knobs at once and both lead singles "
+                  "first; that comparison said which switching point is better, not whether singles beat sets.", ""]
 
     def say(sc, lo, hi):
         if lo <= 0.5 <= hi:
@@ -335,25 +350,32 @@ def q_singles_triples(ctx: Ctx) -> str:
         return f"{'wins' if d > 0 else 'loses'} {games_in_100(2 * d)} more than it " \
                f"{'loses' if d > 0 else 'wins'} ({100 * sc:.1f} of 100)"
 
-    parts = [f"{habit}: " + "; ".join(f"{fam} {say(*v[:3])}" for fam, v in per.items()) for habit, per in found.items()]
-    first = found[SET_STEPS[0][0]]
-    late = found[SET_STEPS[1][0]]
-    won = {f: v[0] > 0.5 and v[1] > 0.5 for f, v in first.items()}
-    lost = {f: v[2] < 0.5 for f, v in first.items()}
-    late_ok = all(v[1] > 0.5 for v in late.values())
-    if all(won.values()):
-        head = "Sets win: leading the largest set of cheap cards from the first bout beats leading single cards"
-    elif all(lost.values()):
-        head = "Singles first" + (", sets late" if late_ok else "")
+    def verdict_for(base):
+        f = found[base]
+        first, late = f[SET_STEPS[0][0]], f[SET_STEPS[1][0]]
+        if all(v[1] > 0.5 for v in first.values()):
+            return "sets from the first bout beat singles"
+        if all(v[2] < 0.5 for v in first.values()):
+            return "singles first" + (", then sets late" if all(v[1] > 0.5 for v in late.values()) else "")
+        return "it depends on the game"
+
+    heads = {base: verdict_for(base) for base in found}
+    if len(set(heads.values())) == 1:
+        head = (f"{heads['greedy'][0].upper()}{heads['greedy'][1:]}, for plain and strong players alike")
     else:
-        head = "It depends on the game"
-    n = min(v[3] for per in found.values() for v in per.values())
-    parts.append("best of the four against the other three: " + ", ".join(
-        f"{fam} {best[fam][0]} ({100 * best[fam][1]:.1f} of 100 on average)" for fam in best))
-    return (f"{head}. Changing one habit at a time against the same player without it (2 players, simple durak): "
-            + "; ".join(parts) + f". How sure: 95% intervals from {n:,}+ games per pair (draws count half). "
-            "These strategies play greedy's defence, so this says which lead habit helps a plain player; it was not "
-            "tried with expert's defence. " + _tournament_unfinished(ts))
+        head = ("It depends on how well you play: " + "; ".join(f"with {b}'s play {v}" for b, v in heads.items()))
+    blocks = []
+    for base, per_habit in found.items():
+        parts = [f"{habit}: " + "; ".join(f"{fam} {say(*v[:3])}" for fam, v in per.items())
+                 for habit, per in per_habit.items()]
+        parts.append("best of the four: " + ", ".join(
+            f"{fam} {best[(base, fam)][0]} ({100 * best[(base, fam)][1]:.1f} of 100 against the other three)"
+            for fam in ("prostoy_5", "prostoy_6")))
+        blocks.append(f"With {base}'s play — " + "; ".join(parts) + ".")
+    n = min(v[3] for per_habit in found.values() for per in per_habit.values() for v in per.values())
+    return (f"{head}. One habit at a time against the same player without it (2 players, simple durak). "
+            + " ".join(blocks) + f" How sure: 95% intervals from {n:,}+ games per pair (draws count half). "
+            + _tournament_unfinished(ts))
 
 
 def q_partial_defence(ctx: Ctx) -> str:
