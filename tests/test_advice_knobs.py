@@ -30,3 +30,14 @@ def test_the_defaults_are_the_habits_switched_on():
     assert defaults["endgame"] == 1 and defaults["whole_set_defence"] == 1
     assert defaults["trump_lead_talon"] == -1 and defaults["trump_throw_talon"] == 0
     assert all(len(v[3]) > 30 for v in A.PARAMS.values())  # each says what it changes
+
+
+def test_tactics_endgame_is_its_own_knob_not_switched_by_count_known():
+    """tactics: count_known used to switch the endgame rule silently; now each has its own knob. In 2-player
+    podkidnoy the two overlap (with the talon empty every card is known), so only both off changes play."""
+    from strategies import tactics as T
+    assert T.PARAMS["endgame"][0] == 1 and "pair_lead_talon" in T.PARAMS["trump_lead_talon"][3]
+    base = _tally("podkidnoy", "tactics", "greedy")
+    assert _tally("podkidnoy", "tactics:count_known=0", "greedy") != _tally("podkidnoy",
+                                                                          "tactics:count_known=0,endgame=0", "greedy")
+    assert _tally("podkidnoy", "tactics:count_known=0,endgame=0", "greedy") != base
