@@ -393,22 +393,17 @@ def _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_ru
                    rotate, metric, panel, out, no_save, as_json):
     """issue 13 §2: the same question for each strategy of the panel, then whether the answer holds across it."""
     from sim.experiments import batch
-    from sim.experiments.compare import Arm, Comparison, default_metric, default_panel, panel_verdict
+    from sim.experiments.compare import default_metric, default_panel, panel_verdict, run_panel
     from sim.core.dispatch import StrategyError
     from sim.experiments.experiment import ExperimentError
     names = [x for p in panel for x in (default_panel() if p == "default" else [p])]
-    results = {}
     try:
         ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
         rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
         label_a = " ".join(a_toggles) or (a_rules or "") or "A"
         label_b = " ".join(b_toggles) or (b_rules or "") or "B"
-        for name in names:
-            c = Comparison(Arm(label_a, ra, batch.make_lineup(ra, [name], paths)),
-                           Arm(label_b, rb, batch.make_lineup(rb, [name], paths)), seed=seed, games=games,
-                           rotate=rotate, threads=threads or None, paths=tuple(paths))
-            _with_progress(c, not as_json)
-            results[name] = c
+        results = run_panel(ra, rb, label_a, label_b, names, seed, games, rotate=rotate, threads=threads or None,
+                            paths=tuple(paths), progress=lambda c: _with_progress(c, not as_json))
         first = next(iter(results.values()))
         metric = metric or default_metric(first)
         summary = panel_verdict(results, metric)
@@ -582,7 +577,10 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
               help="Write the question folders here [default: results/runs/<time>-settle].")
 @click.option("--write-results", is_flag=True,
               help="Write into the repository's tracked results/NAME and its index results/README.md.")
-def settle(name, scale, seed, threads, out, write_results):
+@click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
+              help="Strategies each rule question is answered for, each playing every seat (repeatable; "
+                   "default: greedy, expert, and search once it exists).")
+def settle(name, scale, seed, threads, out, write_results, panel):
     """Regenerate a settled argument (or `all` of them) into a run folder, or into results/NAME with
     --write-results."""
     from sim.experiments import settle as S
@@ -593,6 +591,13 @@ def settle(name, scale, seed, threads, out, write_results):
                                      param_hint="'NAME'")
     if out is not None and write_results:
         raise click.BadParameter("give --out DIR or --write-results, not both", param_hint="'--out'")
+    from sim.experiments.compare import default_panel
+    from sim.core import dispatch
+    names_panel = [x for p in panel for x in (default_panel() if p == "default" else [p])] or None
+    for p in names_panel or []:
+        if p not in dispatch.discover():
+            raise click.BadParameter(f"unknown strategy {p!r}; choose from: {', '.join(dispatch.discover())}",
+                                     param_hint="'--panel'")
     if write_results:
         root = S.RESULTS
     else:
@@ -600,7 +605,7 @@ def settle(name, scale, seed, threads, out, write_results):
         root = out or Path.cwd() / "results" / "runs" / f"{stamp}-settle"
     for n in names:
         t0 = time.time()
-        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root)
+        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root, panel=names_panel)
         verdict = json.loads((folder / "summary.json").read_text())["verdict"]
         click.echo(f"{n}: {verdict}\n  -> {folder} ({time.time() - t0:.0f} s)")
     S.write_index(root)

@@ -23,6 +23,12 @@ Source: ``shared/seeds/002_f64ceff3a5e4f945.txt``, last paragraphs:
   a card the opponent cannot beat, so he must take; otherwise lead the whole hand when it is a
   legal set. Throw in unbeatable cards first.
 
+Every habit has its own knob and can be switched off (issue 13 §6): ``trump_lead_talon``,
+``trump_throw_talon`` (saving trumps), ``take_max_pickup`` (the pick-up cap of 3 is ours, not the seed's),
+``endgame`` and ``whole_set_defence``, besides the five above. Note that the code judges the *covering*
+card when deciding to take, where 002's «крыть хорошую, старшую масть» may mean the *attacking* card is high:
+that second reading is not implemented (issue 13, left).
+
 Defence covers the whole set at once (strongest attack card first, cheapest beater each) and
 takes at once when it cannot cover it all. Never transfers (the seed knows no transfers).
 Rank index: 0 = six, 1 = seven, 2 = eight, 3 = nine, 4 = ten, 5 = jack, 6 = queen, 7 = king, 8 = ace.
@@ -41,6 +47,17 @@ PARAMS = {
     "take_high_talon": (10.0, 0.0, 99.0, "take rather than cover with a trump or high card while talon >= this"),
     "high_rank": (6.0, 0.0, 9.0, "rank index counted as high (6 = queen; 9 = none)"),
     "exchange_min_rank": (4.0, 0.0, 9.0, "exchange the trump six when the face-up trump's rank index >= this (4 = ten)"),
+    # issue 13 §6: one knob per habit, each of which can be switched off (defaults: the behaviour as before)
+    "trump_lead_talon": (-1.0, -1.0, 36.0, "save trumps when leading: lead a trump only once the talon holds at most "
+                         "this many cards (-1: only when nothing else is left; 36: like any card)"),
+    "trump_throw_talon": (0.0, -1.0, 36.0, "save trumps when throwing in: throw in a trump only once the talon holds "
+                          "at most this many cards (0: not while the talon lasts; 36: like any card)"),
+    "take_max_pickup": (3.0, 0.0, 36.0, "take rather than cover with a high card only when taking picks up at most "
+                        "this many cards (a cap no seed states; 36: no cap; 0: never take to save a card)"),
+    "endgame": (1.0, 0.0, 1.0, "1: two players left, talon empty: lead a set holding a card the opponent cannot beat "
+                "so he must take (002's endgame advice); 0: off"),
+    "whole_set_defence": (1.0, 0.0, 1.0, "1: cover a led set as a whole (strongest card first) and take at once when "
+                          "it cannot all be covered; 0: cover card by card, like greedy"),
 }
 
 
@@ -49,8 +66,8 @@ def _k(p):
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
-    return (-1.0, -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, 3.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, p[4], -1.0, 1.0, 1.0, 1.0)
+    return (p[5], -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, p[7], 99.0, 99.0, 0.0, 0.0, p[6],
+            8.0, p[4], -1.0, 1.0, p[8], p[9])
 
 
 @njit(_nrt=False)

@@ -52,22 +52,22 @@ K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKU
               TRANSFER=1, EXCHANGE_MIN_RANK=1)
 
 PARAMS = {
-    "trump_lead_talon": (-99.0, -99.0, 36.0, "override knob TRUMP_LEAD_TALON of strategies/_lib.py (-99: tuned value)"),
-    "pair_lead_talon": (-99.0, -99.0, 36.0, "override knob PAIR_LEAD_TALON of strategies/_lib.py (-99: tuned value)"),
-    "dump_talon": (-99.0, -99.0, 36.0, "override knob DUMP_TALON of strategies/_lib.py (-99: tuned value)"),
-    "dump_hand": (-99.0, -99.0, 99.0, "override knob DUMP_HAND of strategies/_lib.py (-99: tuned value)"),
-    "take_high_talon": (-99.0, -99.0, 99.0, "override knob TAKE_HIGH_TALON of strategies/_lib.py (-99: tuned value)"),
-    "high_rank": (-99.0, -99.0, 9.0, "override knob HIGH_RANK of strategies/_lib.py (-99: tuned value)"),
-    "high_trump_rank": (-99.0, -99.0, 9.0, "override knob HIGH_TRUMP_RANK of strategies/_lib.py (-99: tuned value)"),
-    "take_max_pickup": (-99.0, -99.0, 12.0, "override knob TAKE_MAX_PICKUP of strategies/_lib.py (-99: tuned value)"),
-    "lone_trump": (-99.0, -99.0, 99.0, "override knob LONE_TRUMP of strategies/_lib.py (-99: tuned value)"),
-    "take_trump_talon": (-99.0, -99.0, 99.0, "override knob TAKE_TRUMP_TALON of strategies/_lib.py (-99: tuned value)"),
-    "keep_ace": (-99.0, -99.0, 1.0, "override knob KEEP_ACE of strategies/_lib.py (-99: tuned value)"),
-    "transfer": (-99.0, -99.0, 2.0, "override knob TRANSFER of strategies/_lib.py (-99: tuned value)"),
-    "count": (-99.0, -99.0, 36.0, "override knob COUNT of strategies/_lib.py (-99: tuned value)"),
-    "count_p": (-99.0, -99.0, 1.0, "override knob COUNT_P of strategies/_lib.py (-99: tuned value)"),
-    "endgame": (-99.0, -99.0, 1.0, "override knob ENDGAME of strategies/_lib.py (-99: tuned value)"),
-    "exchange_min_rank": (-99.0, -99.0, 9.0, "override knob EXCHANGE_MIN_RANK of strategies/_lib.py (-99: tuned value)"),
+    "trump_lead_talon": (-99.0, -99.0, 36.0, "lead trumps (or add them to a lead) only once the talon holds at most this many cards (-1: only when nothing else is left) (-99: the tuned value of the family; knob TRUMP_LEAD_TALON of strategies/_lib.py)"),
+    "pair_lead_talon": (-99.0, -99.0, 36.0, "podkidnoy/perevodnoy: lead every card of the chosen rank at once, not just one, once the talon holds at most this many cards (-1: never, 36: always) (-99: the tuned value of the family; knob PAIR_LEAD_TALON of strategies/_lib.py)"),
+    "dump_talon": (-99.0, -99.0, 36.0, "shed cards as fast as possible once the talon holds at most this many: simple durak leads the largest set, throw-in games throw in any rank (-1: never) (-99: the tuned value of the family; knob DUMP_TALON of strategies/_lib.py)"),
+    "dump_hand": (-99.0, -99.0, 99.0, "simple durak: lead the largest set (triple, five) while your hand holds at least this many cards (99: never) (-99: the tuned value of the family; knob DUMP_HAND of strategies/_lib.py)"),
+    "take_high_talon": (-99.0, -99.0, 99.0, "while the talon holds at least this many cards, take rather than spend a high card or a high trump on a small pick-up (99: never) (-99: the tuned value of the family; knob TAKE_HIGH_TALON of strategies/_lib.py)"),
+    "high_rank": (-99.0, -99.0, 9.0, "the lowest non-trump counted as 'high' for the rule above (0 = six ... 8 = ace, 9: none) (-99: the tuned value of the family; knob HIGH_RANK of strategies/_lib.py)"),
+    "high_trump_rank": (-99.0, -99.0, 9.0, "the lowest trump counted as 'high' for the rule above (0 = six ... 8 = ace, 9: none) (-99: the tuned value of the family; knob HIGH_TRUMP_RANK of strategies/_lib.py)"),
+    "take_max_pickup": (-99.0, -99.0, 12.0, "take rather than cover with a high card only when taking picks up at most this many cards (-99: the tuned value of the family; knob TAKE_MAX_PICKUP of strategies/_lib.py)"),
+    "lone_trump": (-99.0, -99.0, 99.0, "also take rather than cover with your only trump when its rank is at least this (0 = six ... 8 = ace; 99: never) (-99: the tuned value of the family; knob LONE_TRUMP of strategies/_lib.py)"),
+    "take_trump_talon": (-99.0, -99.0, 99.0, "take a trump attack rather than cover it while the talon holds at least this many cards (99: never) (-99: the tuned value of the family; knob TAKE_TRUMP_TALON of strategies/_lib.py)"),
+    "keep_ace": (-99.0, -99.0, 1.0, "1: keep the trump ace for last (never lead, throw in or cover with it while the talon lasts and other moves exist); 0: play it like any card (-99: the tuned value of the family; knob KEEP_ACE of strategies/_lib.py)"),
+    "transfer": (-99.0, -99.0, 2.0, "perevodnoy: 0 never transfer; 1 transfer by showing a trump when allowed, else by laying a non-trump; 2 also lay trumps (-99: the tuned value of the family; knob TRANSFER of strategies/_lib.py)"),
+    "count": (-99.0, -99.0, 36.0, "count the cards shown once the talon holds at most this many, and prefer leads the defender probably cannot beat (-1: never, 36: always) (-99: the tuned value of the family; knob COUNT of strategies/_lib.py)"),
+    "count_p": (-99.0, -99.0, 1.0, "when counting: play such a card first if the defender cannot beat it with at least this probability (-99: the tuned value of the family; knob COUNT_P of strategies/_lib.py)"),
+    "endgame": (-99.0, -99.0, 1.0, "1: with two players left and the talon empty (every card known), lead and throw in cards the opponent cannot beat first; 0: off (-99: the tuned value of the family; knob ENDGAME of strategies/_lib.py)"),
+    "exchange_min_rank": (-99.0, -99.0, 9.0, "swap the trump six for the face-up trump only when that card's rank is at least this (0 = six ... 8 = ace; 1 = always) (-99: the tuned value of the family; knob EXCHANGE_MIN_RANK of strategies/_lib.py)"),
 }
 
 

@@ -9,7 +9,9 @@ plus filler, else a pair plus filler), falling back to a single. Sets never incl
 non-trumps remain. Every other decision is greedy's (cheapest cover card by card, always exchange).
 
 Sweep: ``durak run --rules prostoy_5 --strategy singles-early:talon_above=T --strategy greedy``.
-``talon_above=36`` = singles always (greedy's leads); ``talon_above=-1`` = sets from the first bout.
+``talon_above=-1`` = singles always (greedy's leads; the talon never holds -1 cards or fewer);
+``talon_above=36`` = sets from the first bout. For one habit per strategy see ``singles-first``,
+``sets-first``, ``sets-late`` and ``sets-when-loaded`` (issue 13 §6).
 """
 from numba import njit
 

@@ -3,8 +3,8 @@
 Common tactics of podkidnoy / perevodnoy players (durak strategy guides and table lore; seed 002
 states the trump-saving and endgame ones for simple durak). Each is a parameter, so each can be
 switched on alone, e.g. ``tactics:trump_lead_talon=36,take_trump_talon=99,transfer=0,
-pair_lead_talon=-1,keep_trump_ace=0,lone_trump_rank=99,count_known=1`` keeps only the last one.
-With every tactic off the strategy plays exactly like ``greedy`` would, except for ``trump_lead_talon``
+pair_lead_talon=-1,keep_trump_ace=0,lone_trump_rank=99,endgame=0,count_known=1`` keeps only the last
+one. With every tactic off the strategy plays exactly like ``greedy`` would, except for ``trump_lead_talon``
 whose off value is 36 (greedy already never leads a trump while it has a non-trump).
 
 - ``trump_lead_talon`` — don't attack with trumps until the talon is nearly empty: trumps are led
@@ -23,6 +23,8 @@ whose off value is 36 (greedy already never leads a trump while it has a non-tru
 - ``count_known`` — throw in (and lead) what the defender is known not to be able to beat (1): a card
   none of whose beaters can be in his hand, judged from the discard, the table, the cards seen
   going into his hand and the trump card. Two players with an empty talon: every card is known.
+- ``endgame`` — two players, talon empty: lead (a set containing) and throw in cards the opponent
+  cannot beat first (1). Its own knob since issue 13 (``count_known`` used to switch it silently).
 """
 from numba import njit
 
@@ -32,7 +34,9 @@ NAME = "tactics"
 DESCRIPTION = "Strong players' habits, one switchable parameter each: trumps late, take trump leads, transfer, pairs late, ace last."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {
-    "trump_lead_talon": (0.0, -1.0, 36.0, "lead trumps only when talon <= this (36: off)"),
+    "trump_lead_talon": (0.0, -1.0, 36.0, "lead trumps (or add them to a lead) only when talon <= this (36: off); on "
+                         "its own this changes nothing, since a single-card lead is never a trump while a non-trump is "
+                         "left: it matters together with pair_lead_talon"),
     "take_trump_talon": (12.0, 0.0, 99.0, "take a trump attack while talon >= this (99: off)"),
     "transfer": (1.0, 0.0, 2.0, "perevodnoy: 0 never, 1 with non-trumps (and by showing), 2 with trumps too"),
     "pair_lead_talon": (6.0, -1.0, 36.0, "lead all cards of a rank once talon <= this (-1: off)"),
@@ -40,6 +44,8 @@ PARAMS = {
     "lone_trump_rank": (5.0, 0.0, 99.0, "early, take rather than cover with a lone trump of rank index >= this (99: off)"),
     "count_known": (1.0, 0.0, 1.0, "lead / throw in cards the defender is known not to be able to beat (0: off)"),
     "count_talon": (0.0, -1.0, 36.0, "... while talon <= this (0: only once the talon is empty)"),
+    "endgame": (1.0, 0.0, 1.0, "two players, talon empty (every card known): lead and throw in cards the opponent "
+                "cannot beat first (0: off); was switched by count_known before issue 13"),
 }
 
 
@@ -49,7 +55,7 @@ def _k(p):
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
     return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
-            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[6], 0.0)
+            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0)
 
 
 @njit(_nrt=False)

@@ -10,10 +10,11 @@ from sim.cli import main
 def test_settle_writes_a_complete_folder_and_index(tmp_path):
     folder = S.settle("trump-six-exchange", scale=0.002, root=tmp_path)
     readme = (folder / "README.md").read_text()
-    assert "**The question.**" in readme and "**Verdict.**" in readme
+    assert "**The question.**" in readme and "**The answer.**" in readme
     assert "durak settle trump-six-exchange --scale 0.002" in readme
-    assert (folder / "compare-prostoy_5-2p.png").stat().st_size > 1000
-    assert (folder / "compare-prostoy_5-2p.csv").exists()
+    for strat in ("greedy", "expert"):  # issue 13 §2: one table and plot per panel strategy
+        assert (folder / f"compare-prostoy_5-2p-{strat}.png").stat().st_size > 1000
+        assert (folder / f"compare-prostoy_5-2p-{strat}.csv").exists()
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["seed"] == 2026 and summary["verdict"]
     index = S.write_index(tmp_path).read_text()
@@ -61,3 +62,64 @@ def test_a_rerun_with_the_same_seed_rewrites_every_file_identically_but_one_timi
             assert first[name] == second[name], f"{name} differs between reruns"
     summary = json.loads(first["summary.json"])
     assert "commit" not in summary and "seconds" not in summary
+
+
+def _answer(readme: str) -> str:
+    return next(line for line in readme.splitlines() if line.startswith("**The answer.**"))
+
+
+def test_settle_answers_each_question_per_panel_line_up_and_says_whether_it_holds(tmp_path):
+    """issue 13 §2-4: a rule question is answered for every panel strategy (each playing every seat), the plain
+    answer comes first and opens with yes/no/it depends, sizes in games out of 100, says whether the answer holds
+    across the panel, and names the unfinished deals; the headline tables carry draws and unfinished deals."""
+    folder = S.settle("vdogonku", scale=0.002, root=tmp_path, panel=["greedy", "expert"])
+    readme = (folder / "README.md").read_text()
+    answer = _answer(readme)
+    assert readme.index("**The answer.**") < readme.index("## Numbers")
+    assert answer.split("**The answer.** ")[1].startswith(("Yes", "No", "It depends"))
+    for where in ("2 players", "3 players", "4 players"):
+        for strat in ("greedy", "expert"):
+            assert f"podkidnoy, {where}, {strat} play" in answer
+    assert "greedy and expert play alike" in answer or "depends on how well people play" in answer
+    assert "Unfinished deals" in answer and "How sure" in answer
+    table = [line for line in readme.splitlines() if line.startswith("| ")]
+    assert any(line.startswith("| unfinished deals") and "| greedy |" in line for line in table)
+    assert any(line.startswith("| draw rate") and "| expert |" in line for line in table)
+    summary = json.loads((folder / "summary.json").read_text())
+    assert summary["panel"] == ["greedy", "expert"] and summary["verdict"] == answer.split("**The answer.** ")[1]
+    one = S.settle("vdogonku", scale=0.002, root=tmp_path / "one", panel=["greedy"])
+    assert "expert play" not in _answer((one / "README.md").read_text())
+    assert "--panel greedy" in (one / "README.md").read_text()
+
+
+def test_settle_cli_takes_a_panel_and_rejects_an_unknown_strategy(tmp_path):
+    res = CliRunner().invoke(main, ["settle", "transfer-first-bout", "--scale", "0.002", "--panel", "greedy",
+                                    "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "transfer-first-bout" / "summary.json").read_text())["panel"] == ["greedy"]
+    res = CliRunner().invoke(main, ["settle", "vdogonku", "--panel", "grandmaster", "--out", str(tmp_path)])
+    assert res.exit_code != 0 and "unknown strategy 'grandmaster'" in res.output
+
+
+def test_compare_and_settle_share_one_panel_runner(tmp_path, monkeypatch):
+    """`durak compare --panel` and `durak settle` both go through compare.run_panel: one comparison per panel
+    strategy, each playing every seat of both arms."""
+    from sim.experiments import compare as C
+    calls = []
+    real = C.run_panel
+
+    def spy(*a, **k):
+        calls.append(a[4])
+        return real(*a, **k)
+
+    monkeypatch.setattr(C, "run_panel", spy)
+    monkeypatch.setattr(S, "run_panel", spy)
+    res = CliRunner().invoke(main, ["compare", "--rules", "prostoy_5", "--a", "trump_six_exchange=true", "--b",
+                                    "trump_six_exchange=false", "--panel", "greedy", "--panel", "expert",
+                                    "--games", "2000", "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output
+    assert {p.name for p in (tmp_path / "c").iterdir()} == {"greedy", "expert", "panel.md"}
+    meta = json.loads((tmp_path / "c" / "expert" / "metadata.json").read_text())
+    assert all(arm["strategies"] == ["expert", "expert"] for arm in meta["arms"])
+    S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "s", panel=["greedy", "expert"])
+    assert calls == [["greedy", "expert"]] * 3

@@ -372,6 +372,25 @@ def default_panel() -> list[str]:
     return [s for s in ("greedy", "expert", "search") if s in have]
 
 
+def run_panel(ra: Rules, rb: Rules, label_a: str, label_b: str, names: list[str], seed: int, games: int,
+              rotate: bool = True, threads: int | None = None, paths: tuple = (), progress=None) -> dict:
+    """Issue 13 §2: the same two rule sets played by each panel strategy in every seat, on the same deals.
+    Returns strategy -> Comparison (run). Used by `durak compare --panel` and `durak settle`.
+    progress(comparison) is called before each run (e.g. to attach a progress bar)."""
+    from sim.experiments import batch
+    results = {}
+    for name in names:
+        c = Comparison(Arm(label_a, ra, batch.make_lineup(ra, [name], paths)),
+                       Arm(label_b, rb, batch.make_lineup(rb, [name], paths)), seed=seed, games=games,
+                       rotate=rotate, threads=threads, paths=tuple(paths))
+        if progress:
+            progress(c)
+        else:
+            c.run()
+        results[name] = c
+    return results
+
+
 def panel_verdict(results: dict, metric: str) -> str:
     """One sentence: does the answer hold across the panel, or depend on how well people play?
     results: strategy -> Comparison (each arm played by that strategy in every seat)."""

@@ -1,0 +1,167 @@
+"""Plain verdicts (issue 13 §3/§4): one paragraph a player understands — yes / no / it depends, how big in
+games out of 100, how sure — written from the numbers of a panel of comparisons.
+
+A "case" is one comparison: where it was played (family, players), which panel strategy played every seat,
+and the comparison's table (sim.experiments.compare.Comparison.table()). Sizes are given as games out of
+100 (a change of 1.25 points is "about 1 game in 80"); unfinished deals are always named, and a verdict
+whose unfinished share exceeds the effect it reports says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+
+NICE = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 120, 150, 200, 250, 300, 400,
+        500, 600, 700, 800, 1000, 1500, 2000)
+
+
+def games_in_100(points: float) -> str:
+    """A change of `points` percentage points in a player's words: 'about 1 game in 80', 'about 3 games in
+    100'. The sign is left to the caller."""
+    p = abs(points)
+    if p < 0.05:
+        return "less than 1 game in 2,000"
+    if p < 2:
+        n = 100 / p
+        nice = min(NICE, key=lambda x: abs(x - n) / x)
+        return f"about 1 game in {nice:,}"
+    return f"about {p:.0f} games in 100" if p < 10 else f"about {p:.0f} games in 100"
+
+
+def size_word(points: float) -> str:
+    p = abs(points)
+    return "tiny" if p < 0.5 else "small" if p < 2 else "clear" if p < 5 else "large"
+
+
+@dataclass
+class Case:
+    where: str  # e.g. "prostoy_5, 2 players"
+    strategy: str  # the panel strategy that played every seat
+    table: pd.DataFrame
+    comparison: object = None  # the Comparison behind the table, when there is one
+
+    def row(self, metric: str):
+        return self.table.loc[metric]
+
+    def points(self, metric: str) -> float:
+        return 100 * float(self.row(metric)["diff"])
+
+    def real(self, metric: str) -> bool:
+        return bool(self.row(metric)["significant"])
+
+    def unfinished(self) -> float:
+        """The larger unfinished share of the two arms, in percent."""
+        if "unfinished" not in self.table.index:
+            return 0.0
+        r = self.table.loc["unfinished"]
+        return 100 * max(float(r["a"]), float(r["b"]))
+
+    def games(self) -> int:
+        return int(self.table["games"].max())
+
+
+def sign(c: Case, metric: str) -> int:
+    return 0 if not c.real(metric) else (1 if c.points(metric) > 0 else -1)
+
+
+def identical(c: Case) -> bool:
+    """Both arms played the same game in every deal: the line-up never reached what the arms change."""
+    return bool((c.table["paired_se"] == 0).all() and (c.table["diff"] == 0).all())
+
+
+def answer_word(cases: list[Case], metric: str) -> str:
+    """Yes (every case moves the same way), Sometimes (the same way where it moves), No (nowhere),
+    It depends (opposite directions)."""
+    signs = {sign(c, metric) for c in cases}
+    if signs == {0}:
+        return "No"
+    if len(signs) == 1:
+        return "Yes"
+    if len(signs - {0}) == 1:
+        return "Sometimes"
+    return "It depends"
+
+
+def across_skill(cases: list[Case], metric: str) -> str:
+    """Does the answer hold for every panel strategy within each setting?"""
+    by_where: dict[str, dict[str, int]] = {}
+    for c in cases:
+        by_where.setdefault(c.where, {})[c.strategy] = sign(c, metric)
+    strategies = sorted({c.strategy for c in cases}, key=[c.strategy for c in cases].index)
+    if len(strategies) < 2:
+        return f"Only {strategies[0]} play was tried, so this says nothing about other skill levels."
+    names = " and ".join(strategies)
+    split = {w: d for w, d in by_where.items() if len(set(d.values())) > 1}
+    if not split:
+        return f"This holds for {names} play alike."
+    patterns: dict[str, list[str]] = {}
+    for w, d in split.items():
+        pat = ", ".join(f"with {s} play " + ("no detectable change" if d[s] == 0 else
+                                              ("more" if d[s] > 0 else "less") + " often")
+                        for s in strategies if s in d)
+        patterns.setdefault(pat, []).append(w)
+    return "It depends on how well people play: " + "; ".join(
+        f"{pat} ({', '.join(ws)})" for pat, ws in patterns.items()) + "."
+
+
+def how_sure(cases: list[Case], metric: str) -> str:
+    real = [c for c in cases if c.real(metric)]
+    n = min(c.games() for c in cases)
+    if real and len(real) == len(cases):
+        return (f"How sure: very — every change named has its 95% interval on one side of zero "
+                f"(at least {n:,} paired deals per line-up).")
+    if not real:
+        mde = max(100 * float(c.row(metric)["mde"]) for c in cases)
+        return (f"How sure: no line-up shows a change; with at least {n:,} paired deals each, a change of "
+                f"{games_in_100(mde)} would have been seen.")
+    return (f"How sure: the changes named are real (95% intervals on one side of zero, at least {n:,} paired "
+            f"deals per line-up); where we say 'no detectable change' the interval includes zero.")
+
+
+def unfinished_note(cases: list[Case], effect_points: float | None) -> str:
+    """Issue 13 §4: unfinished deals named in every verdict; flagged when they outweigh the effect."""
+    u = max(c.unfinished() for c in cases)
+    worst = max(cases, key=lambda c: c.unfinished())
+    text = (f"Unfinished deals (stopped after 1,000 bouts, left out of every rate): at most {u:.2f}%"
+            + (f" ({worst.where}, {worst.strategy})" if u > 0 else "") + ".")
+    if effect_points is not None and u > abs(effect_points):
+        text += (f" That is more than the effect reported ({abs(effect_points):.2f} points), so had those deals "
+                 f"been played out the answer could differ.")
+    return text
+
+
+def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: bool = True) -> str:
+    """The plain paragraph for a rule question: does {rule} change how often {who} is the fool?"""
+    word = answer_word(cases, metric)
+    real = [c for c in cases if c.real(metric)]
+    biggest = max((abs(c.points(metric)) for c in real), default=0.0)
+    if word == "No":
+        head = f"No — {rule} makes no detectable difference to how often {who} is the fool."
+    elif word in ("Yes", "Sometimes"):
+        more = real[0].points(metric) > 0
+        head = (f"{'Yes' if word == 'Yes' else 'Only in some settings'} — a {size_word(biggest)} effect: with "
+                f"{rule}, {who} is the fool {'more' if more else 'less'} often"
+                + ("." if word == "Yes" else "; elsewhere no detectable change."))
+    else:
+        head = f"It depends — with {rule}, {who} is the fool more often in some settings and less often in others."
+    parts = []
+    for c in cases:
+        d = c.points(metric)
+        parts.append(f"{c.where}, {c.strategy} play: " + (
+            f"{games_in_100(d)} {'more' if d > 0 else 'less'} often" if c.real(metric) else
+            "identical games (this line-up never used the rule)" if identical(c) else "no detectable change"))
+    text = f"{head} {'; '.join(parts)}. {across_skill(cases, metric)}"
+    dec = metric + "_decided"
+    if all(dec in c.table.index for c in cases) and not all(identical(c) for c in cases):
+        text += (" Among deals decided in both arms (draws left out) the change is " + "; ".join(
+            f"{c.where}, {c.strategy}: {c.points(dec):+.2f} points" + ("" if c.real(dec) else " (n.s.)")
+            for c in cases if not identical(c)) + ".")
+    if draws and all("draw" in c.table.index for c in cases):
+        moved = [c for c in cases if c.real("draw") and abs(c.points("draw")) >= 0.1]
+        if moved:
+            text += (" Part of this is draws: the rule changes the draw rate (" + "; ".join(
+                f"{c.where}, {c.strategy}: {c.points('draw'):+.2f} points" for c in moved) +
+                "), and a draw counts as nobody being the fool.")
+    text += f" {how_sure(cases, metric)} {unfinished_note(cases, biggest if real else None)}"
+    return text

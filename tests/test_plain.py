@@ -1,0 +1,62 @@
+"""Plain verdicts (issue 13 §3/§4): sizes in games out of 100, yes/no/it depends, across skill, unfinished deals."""
+import pandas as pd
+
+from sim.experiments.plain import Case, games_in_100, rule_verdict, unfinished_note
+
+
+def table(diff, significant, unfinished=0.0, draw=0.0, draw_sig=False):
+    rows = [
+        {"metric": "first_defender_fool", "games": 10_000, "a": 0.3 + diff, "b": 0.3, "diff": diff, "lo": diff - 0.001,
+         "hi": diff + 0.001, "mde": 0.002, "significant": significant, "paired_se": 0.0005},
+        {"metric": "draw", "games": 10_000, "a": 0.05 + draw, "b": 0.05, "diff": draw, "lo": draw, "hi": draw,
+         "mde": 0.001, "significant": draw_sig, "paired_se": 0.0005},
+        {"metric": "unfinished", "games": 10_000, "a": unfinished, "b": 0.0, "diff": unfinished, "lo": 0, "hi": 0,
+         "mde": 0.001, "significant": False, "paired_se": 0.0005},
+    ]
+    return pd.DataFrame(rows).set_index("metric")
+
+
+def test_sizes_read_as_games_out_of_100():
+    assert games_in_100(-1.25) == "about 1 game in 80"
+    assert games_in_100(0.5) == "about 1 game in 200"
+    assert games_in_100(3.2) == "about 3 games in 100"
+    assert games_in_100(0.01) == "less than 1 game in 2,000"
+
+
+def test_the_answer_word_follows_the_panel():
+    same = [Case("2 players", "greedy", table(-0.0125, True)), Case("2 players", "expert", table(-0.015, True))]
+    text = rule_verdict(same, "first_defender_fool", "the first defender", "the rule")
+    assert text.startswith("Yes — a small effect") and "less often" in text
+    assert "greedy play: about 1 game in 80 less often" in text and "greedy and expert play alike" in text
+    split = [Case("2 players", "greedy", table(0.0, False)), Case("2 players", "expert", table(-0.02, True))]
+    text = rule_verdict(split, "first_defender_fool", "the first defender", "the rule")
+    assert text.startswith("Only in some settings") and "depends on how well people play" in text
+    assert "with greedy play no detectable change, with expert play less often (2 players)" in text
+    opposite = [Case("2 players", "greedy", table(0.01, True)), Case("2 players", "expert", table(-0.02, True))]
+    text = rule_verdict(opposite, "first_defender_fool", "the first defender", "the rule")
+    assert text.startswith("It depends — with the rule, the first defender is the fool more often in some")
+    none = [Case("2 players", "greedy", table(0.0, False)), Case("2 players", "expert", table(0.0, False))]
+    assert rule_verdict(none, "first_defender_fool", "x", "the rule").startswith("No — the rule makes no detectable")
+
+
+def test_unfinished_deals_are_named_and_flagged_when_they_outweigh_the_effect():
+    cases = [Case("3 players", "expert", table(-0.005, True, unfinished=0.012))]
+    text = rule_verdict(cases, "first_defender_fool", "the first defender", "the rule")
+    assert "at most 1.20% (3 players, expert)" in text and "more than the effect reported (0.50 points)" in text
+    assert "more than the effect" not in unfinished_note(cases, 2.0)
+
+
+def test_a_change_in_draws_is_reported_as_such():
+    cases = [Case("2 players", "expert", table(-0.01, True, draw=0.011, draw_sig=True))]
+    text = rule_verdict(cases, "first_defender_fool", "the first defender", "the rule")
+    assert "Part of this is draws" in text and "+1.10 points" in text
+
+
+def test_the_change_among_decided_deals_is_given_apart():
+    t = table(-0.01, True, draw=0.011, draw_sig=True)
+    dec = t.loc["first_defender_fool"].copy()
+    dec["diff"], dec["significant"] = -0.001, False
+    t.loc["first_defender_fool_decided"] = dec
+    text = rule_verdict([Case("2 players", "expert", t)], "first_defender_fool", "the first defender", "the rule")
+    assert "Among deals decided in both arms (draws left out) the change is 2 players, expert: -0.10 points (n.s.)" \
+        in text
