@@ -335,7 +335,7 @@ def _arm_rules(preset, players, common, extra):
 @click.option("--metric", default=None, help="Headline metric of the verdict (default: chosen from the question).")
 @click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
               help="Answer the question once per strategy (each playing every seat) and say whether the answer "
-                   "holds across them; 'default' = greedy, expert (and search once it exists).")
+                   "holds across them; 'default' = greedy, expert (add --panel search for the search player: slow).")
 @click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None)
 @click.option("--no-save", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
@@ -579,7 +579,7 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
               help="Write into the repository's tracked results/NAME and its index results/README.md.")
 @click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
               help="Strategies each rule question is answered for, each playing every seat (repeatable; "
-                   "default: greedy, expert, and search once it exists).")
+                   "default: greedy, expert; add --panel search for the search player, slow at scale 1).")
 def settle(name, scale, seed, threads, out, write_results, panel):
     """Regenerate a settled argument (or `all` of them) into a run folder, or into results/NAME with
     --write-results."""

@@ -365,11 +365,13 @@ def plot_comparison(c: Comparison, path: Path | None = None):
 
 
 def default_panel() -> list[str]:
-    """Issue 13 §2: the line-ups a rule question is answered for, weakest first: greedy, expert, and the search
-    player once strategies/search.py exists."""
+    """The line-ups a rule question is answered for by default, weakest first: greedy and expert. The
+    search player joins with `--panel search`: at its default budget it plays some 10 games a second on a
+    core, so a settled question's hundreds of thousands of games would take days on one machine (run it
+    on a cluster, `--backend dask`, or at a small `--scale`)."""
     from sim.core import dispatch
     have = set(dispatch.discover())
-    return [s for s in ("greedy", "expert", "search") if s in have]
+    return [s for s in ("greedy", "expert") if s in have]
 
 
 def run_panel(ra: Rules, rb: Rules, label_a: str, label_b: str, names: list[str], seed: int, games: int,
