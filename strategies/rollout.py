@@ -18,15 +18,11 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply, begin
+from sim.core.kernels import apply, sample_hidden
 from sim.core.layout import (
-    F_OUTCOME, F_SIZE, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, O_ACTOR, O_KIND, S_HANDS, S_LEGAL, S_TALON,
-    S_TALON_MASK, S_TEND, S_TP, STATE_SIZE,
+    F_OUTCOME, F_SIZE, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, O_ACTOR, O_KIND, S_HANDS, S_LEGAL, STATE_SIZE,
 )
-from sim.core.lib import (
-    FULL, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE,
-    O_TALON, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_BOUT, bit, lowest, popcount, random_card,
-)
+from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SIZE, bit, lowest, popcount
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
 from strategies import expert as _expert
 from strategies import greedy as _greedy
@@ -45,67 +41,14 @@ EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
 
 
 @njit(cache=True)
-def _sample(obs, rng, ws):
-    """Fill ws with one deal consistent with what this seat has seen. Returns the talon length or -1."""
-    me = obs[O_SEAT]
-    n = obs[O_N]
-    for i in range(O_SIZE):
-        ws[i] = obs[i]
-    hand = obs[O_HAND]
-    talon = obs[O_TALON]
-    trump_in = obs[O_TRUMP_IN_TALON] != 0
-    tc = obs[O_TRUMP_CARD]
-    unseen = FULL & ~hand & ~obs[O_DISCARD]
-    if trump_in:
-        unseen &= ~bit(tc)
-    for s in range(n):
-        if s != me:
-            unseen &= ~obs[O_KNOWN + s]
-    for s in range(6):
-        ws[S_HANDS + s] = 0
-    ws[S_HANDS + me] = hand
-    for s in range(n):
-        if s == me:
-            continue
-        h = obs[O_KNOWN + s]
-        need = obs[O_HAND_SIZE + s] - popcount(h)
-        for _ in range(need):
-            if unseen == 0:
-                return -1
-            c = random_card(rng, unseen)
-            h |= bit(c)
-            unseen &= ~bit(c)
-        ws[S_HANDS + s] = h
-    k = 0
-    left = talon - (1 if trump_in else 0)
-    if popcount(unseen) != left:
-        return -1
-    while unseen:
-        c = random_card(rng, unseen)
-        unseen &= ~bit(c)
-        ws[S_TALON + k] = c
-        k += 1
-    if trump_in:
-        ws[S_TALON + k] = tc
-        k += 1
-    tm = np.int64(0)
-    for i in range(k):
-        tm |= bit(ws[S_TALON + i])
-    ws[S_TP] = 0
-    ws[S_TEND] = k
-    ws[S_TALON_MASK] = tm
-    return k
-
-
-@njit(cache=True)
-def _playout(rv, ws, me, lead, out, bout, rec, srng):
-    """Play the sampled deal to the end from `lead`, greedy in every seat."""
+def _playout(rv, ws, lead, rec, srng):
+    """From a sampled state at its lead decision: play `lead`, then the deal to the end, greedy in every seat."""
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
     pz = np.zeros(16, dtype=np.float64)
-    begin(rv, ws, rec, me, out, bout, bout > 0, trace, tn, False)
     obs = ws[:O_SIZE]
-    led = False
+    if not apply(rv, ws, rec, lead, trace, tn, False):
+        return
     while True:
         kind = ws[O_KIND]
         if kind < 0:
@@ -115,11 +58,7 @@ def _playout(rv, ws, me, lead, out, bout, rec, srng):
         ws[O_HAND] = ws[S_HANDS + seat]
         legal = ws[S_LEGAL]
         if kind == K_ATTACK:
-            if not led and seat == me:
-                a = lead
-                led = True
-            else:
-                a = _greedy.attack(obs, legal, pz, srng)
+            a = _greedy.attack(obs, legal, pz, srng)
         elif kind == K_COVER:
             a = _greedy.cover(obs, legal, pz, srng)
         elif kind == K_THROW_IN:
@@ -164,8 +103,7 @@ def attack(obs, legal, params, rng):
     limit = obs[O_LIMIT]
     done = 0
     for _ in range(samples):
-        tend = _sample(obs, rng, base)
-        if tend < 0:
+        if not sample_hidden(obs, rng, base):  # the hidden cards dealt as they might lie (sim.core.kernels)
             continue
         seed = rng[0]
         for j in range(nc):
@@ -174,7 +112,7 @@ def attack(obs, legal, params, rng):
             ws[:] = base
             rec[:] = 0
             srng[0] = seed  # the same playout randomness for every candidate
-            _playout(rv, ws, me, cands[j], obs[O_OUT], obs[O_BOUT], rec, srng)
+            _playout(rv, ws, cands[j], rec, srng)
             o = rec[F_OUTCOME + me]
             score[j] += 1.0 if o == OUT_ESCAPED else (0.0 if o == OUT_DREW else -1.0)
         done += 1

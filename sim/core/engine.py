@@ -116,5 +116,3 @@ def play_traced(rv, ws, obs, sids, params, seed, series, n_deals, recs, deck_out
     play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, 0, deck_out, trace, tn, True, rngs, srng,
                 status)
 
-
-_ = (F_DEALER, F_SERIES, F_DEAL)

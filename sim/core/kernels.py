@@ -949,7 +949,3 @@ def next_dealer(rv, rec, dealer):
                 return s
     return dealer
 
-
-# unused names kept out of lint
-_ = (O_DEALER, O_SEAT, O_HAND, O_TALON, O_TRUMP_CARD, F_ERROR, O_FIRST_BOUT, O_TAKING, O_COVER_TARGET, S_LEGAL,
-     S_SKIP_ATT, PH_EXCHANGE, T_COVER, T_TAKE, K_COVER, K_TRANSFER, K_THROW_IN, F_FIRST_ATTACKER)

@@ -18,7 +18,7 @@ import pandas as pd
 from sim.experiments import batch
 from sim.core import dispatch
 from sim.core import rules as R
-from sim.experiments.compare import Comparison, DECIDED, default_panel, plot_comparison, run_panel
+from sim.experiments.compare import DECIDED, default_panel, plot_comparison, run_panel
 from sim.experiments.plain import Case, answer_word, games_in_100, how_sure, identical, rule_verdict, unfinished_note
 from sim.experiments.experiment import Experiment
 from sim.experiments.report import finish, md_table, pct
