@@ -60,7 +60,9 @@ def test_converted_position_has_the_referees_legal_options(ex):
     rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
     st = load_position(ex["family"], ex["toggles"], ex["position"])
     if ex["position"]["table"] and int(ws[L.O_NTABLE]) == 0:
-        pytest.skip("the table's bout ends by itself at this position (the hint is for the next bout)")
+        # the table's bout ends by itself at this position: the core rests at the next bout's lead
+        assert Deal.from_state(rules, ws).to_act()[1] == L.K_ATTACK
+        return
     core = set(Deal.from_state(rules, ws).legal_options())
     assert core == _referee_options(st, ws)
     # the cards are where the position says
