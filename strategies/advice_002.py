@@ -1,6 +1,7 @@
 """advice-002: the strategy paragraphs at the end of seed 002 (classic simple durak), as written.
 
-Source: ``shared/seeds/002_f64ceff3a5e4f945.txt``, last paragraphs:
+Source: the closing strategy paragraphs of seed 002, the classic simple-durak text behind the ``prostoy_6``
+preset (``docs/rules.md``):
 
 - "Ходить лучше с одной карты, чем с троек хорошей масти, и в особенности с козырей" — lead a
   single card rather than a triple, and never trumps: singles (and, in the throw-in families,

@@ -1,4 +1,3 @@
-import os
 import sys
 from pathlib import Path
 
@@ -6,13 +5,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-
-
-def shared_dir() -> Path | None:
-    for p in (os.environ.get("DURAK_SHARED"), ROOT.parent / "shared"):
-        if p and Path(p).is_dir():
-            return Path(p)
-    return None
 
 
 @pytest.fixture(scope="session")
