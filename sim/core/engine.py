@@ -12,15 +12,10 @@ it says nothing about the deal's stream.
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import (
-    apply, begin, deal, emit, first_attacker, new_series, next_dealer, record_holders,
-)
-from sim.core.layout import (
-    F_DEAL, F_DEALER, F_ERROR, F_FOOL, F_GAME, F_SERIES, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK, S_HANDS,
-    S_LEGAL, T_DEAL,
-)
+from sim.core.kernels import after_deal, apply, new_series, start_deal
+from sim.core.layout import F_DEAL, F_ERROR, F_GAME, F_SERIES, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK, S_HANDS, S_LEGAL
 from sim.core.lib import mix64, rng_below, seed_stream
-from sim.core.rules import R_N_TEAMS, R_NPLAYERS
+from sim.core.rules import R_NPLAYERS
 
 # --- DISPATCH BEGIN ---
 
@@ -74,22 +69,15 @@ def play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, row0, de
         rec[F_GAME] = series * n_deals + d
         rec[F_SERIES] = series
         rec[F_DEAL] = d
-        rec[F_DEALER] = dealer
         status[0] = series * n_deals + d
-        deal(rv, drng, ws, dealer)
+        start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing)
         if tracing:
             for i in range(36):
                 deck_out[d, i] = ws[S_DECK + i]
-        record_holders(ws, rec, n)
-        fa = first_attacker(rv, ws, dealer, d == 0, prev_fool)
-        if tracing:
-            emit(trace, tn, T_DEAL, dealer, fa, d)
-        begin(rv, ws, rec, fa, 0, 0, False, trace, tn, tracing)
         play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
         if rec[F_ERROR]:
             return
-        prev_fool = rec[F_FOOL] if rv[R_N_TEAMS] == n else -1  # no single fool in a team game
-        dealer = next_dealer(rv, rec, dealer)
+        dealer, prev_fool = after_deal(rv, rec, dealer)
 
 
 @njit(nogil=True, cache=True)

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.layout import (
-    ERR_ILLEGAL, F_ACE_HOLDER, F_BOUTS, F_DRAW, F_ERR_KIND, F_ERR_SEAT, F_ERR_VALUE, F_ERROR, F_EXCHANGE_SEAT,
+    ERR_ILLEGAL, F_ACE_HOLDER, F_BOUTS, F_DEALER, F_DRAW, F_ERR_KIND, F_ERR_SEAT, F_ERR_VALUE, F_ERROR, F_EXCHANGE_SEAT,
     F_FIRST_ATTACKER, F_FOOL, F_FOOL_CARDS, F_INVARIANT, F_LAST_LEAD_SIXES, F_LOSING_TEAM, F_OUTCOME, F_PLACE,
     F_POGONY_SEAT, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
     K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER,
@@ -25,7 +25,7 @@ from sim.core.layout import (
     PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
     S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
     S_SHOWED, S_SHOWN_BOUT, S_SHOWN_GAME, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_THROW_I, S_TP, SHOW,
-    STATE_SIZE, T_ATTACK, T_COVER, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
+    STATE_SIZE, T_ATTACK, T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
 )
 from sim.core.lib import (
     FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, option_ok, popcount, random_card, rng_next,
@@ -321,6 +321,27 @@ def begin(rv, ws, rec, first_att, out, bout, discarded, trace, tn, tracing):
     for s in range(6):
         rec[F_OUTCOME + s] = OUT_ESCAPED if s < n else -1
     advance(rv, ws, rec, trace, tn, tracing)
+
+
+@njit(cache=True, _nrt=False)
+def start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing):
+    """Deal number d of a series (RUL-2), record who was dealt the trump six and ace, find the first
+    attacker (RUL-7) and rest at the first decision. The one way a deal starts, for the batch engine and
+    for a deal stepped from Python (sim.core.machine)."""
+    rec[F_DEALER] = dealer
+    deal(rv, drng, ws, dealer)
+    record_holders(ws, rec, rv[R_NPLAYERS])
+    fa = first_attacker(rv, ws, dealer, d == 0, prev_fool)
+    if tracing:
+        emit(trace, tn, T_DEAL, dealer, fa, d)
+    begin(rv, ws, rec, fa, 0, 0, False, trace, tn, tracing)
+
+
+@njit(cache=True, _nrt=False)
+def after_deal(rv, rec, dealer):
+    """(next dealer, previous fool) for the series' next deal (RUL-7/8); no single fool in a team game."""
+    prev_fool = rec[F_FOOL] if rv[R_N_TEAMS] == rv[R_NPLAYERS] else -1
+    return next_dealer(rv, rec, dealer), prev_fool
 
 
 # ---- the next decision ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from numba import njit
 from sim.core import kernels as K
 from sim.core import layout as L
 from sim.core.lib import attack_ok, rng_below, seed_stream
-from sim.core.rules import R_N_TEAMS, Rules
+from sim.core.rules import Rules
 
 
 @njit(cache=True)
@@ -66,18 +66,17 @@ def series(rules: Rules, seed: int = 0, series: int = 0, deals: int = 1):
     dealer = int(rng_below(drng, n))
     prev_fool = -1
     for d in range(deals):
-        deal = Deal(rules, _drng=drng, _dealer=dealer, _first=d == 0, _prev_fool=prev_fool)
+        deal = Deal(rules, _drng=drng, _dealer=dealer, _index=d, _prev_fool=prev_fool)
         yield deal
         if not deal.over or deal.rec[L.F_ERROR]:
             return
-        prev_fool = int(deal.rec[L.F_FOOL]) if int(rv[R_N_TEAMS]) == n else -1
-        dealer = int(K.next_dealer(rv, deal.rec, np.int64(dealer)))
+        dealer, prev_fool = (int(x) for x in K.after_deal(rv, deal.rec, np.int64(dealer)))
 
 
 class Deal:
     """A deal in progress: `to_act()`, `legal_options()`, `apply(option)`, `result()`."""
 
-    def __init__(self, rules: Rules, seed: int = 0, series: int = 0, *, _drng=None, _dealer=None, _first=True,
+    def __init__(self, rules: Rules, seed: int = 0, series: int = 0, *, _drng=None, _dealer=None, _index=0,
                  _prev_fool=-1):
         self.rules = rules
         self.rv = rules.vector()
@@ -93,13 +92,10 @@ class Deal:
             _dealer = int(rng_below(_drng, n))
         self.dealer = _dealer
         self.previous_fool = _prev_fool
-        self.index = 0 if _first else 1
-        self.rec[L.F_DEALER] = self.dealer
-        K.deal(self.rv, _drng, self.ws, np.int64(self.dealer))
+        self.index = _index
+        K.start_deal(self.rv, _drng, self.ws, self.rec, np.int64(self.dealer), np.int64(_index),
+                     np.int64(_prev_fool), self.trace, self.tn, True)
         self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + 36]]
-        K.record_holders(self.ws, self.rec, n)
-        fa = K.first_attacker(self.rv, self.ws, np.int64(self.dealer), _first, np.int64(_prev_fool))
-        K.begin(self.rv, self.ws, self.rec, fa, 0, 0, False, self.trace, self.tn, True)
 
     @classmethod
     def from_state(cls, rules: Rules, ws: np.ndarray) -> "Deal":

@@ -128,7 +128,7 @@ class Game:
     # ---- the referee, in step with the core ----------------------------------------------------
     def actions(self) -> list[dict]:
         d = self.deal
-        rows = np.vstack([np.array([[L.T_DEAL, d.dealer, 0, 0]], dtype=np.int64), d.trace[: int(d.tn[0])]])
+        rows = d.trace[: int(d.tn[0])]  # starts with the deal's T_DEAL row (kernels.start_deal)
         return decode_actions(rows)[0]
 
     def referee_state(self):
