@@ -19,13 +19,11 @@ import numpy as np
 from numba import njit
 
 from sim.core.kernels import apply, sample_hidden
-from sim.core.layout import (
-    F_OUTCOME, F_SIZE, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, O_ACTOR, O_KIND, S_HANDS, S_LEGAL, STATE_SIZE,
-)
-from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SIZE, bit, lowest, popcount
+from sim.core.layout import F_OUTCOME, F_SIZE, STATE_SIZE
+from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, bit, lowest, popcount
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
 from strategies import expert as _expert
-from strategies import greedy as _greedy
+from strategies import search as _search
 
 NAME = "rollout"
 DESCRIPTION = "Search player: samples hidden cards, plays every candidate lead out with greedy, picks the best."
@@ -42,33 +40,12 @@ EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
 
 @njit(cache=True)
 def _playout(rv, ws, lead, rec, srng):
-    """From a sampled state at its lead decision: play `lead`, then the deal to the end, greedy in every seat."""
+    """From a sampled state at its lead decision: play `lead`, then the deal to the end, greedy in every
+    seat (the search player's playout with its greedy policy)."""
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
-    pz = np.zeros(16, dtype=np.float64)
-    obs = ws[:O_SIZE]
-    if not apply(rv, ws, rec, lead, trace, tn, False):
-        return
-    while True:
-        kind = ws[O_KIND]
-        if kind < 0:
-            return
-        seat = ws[O_ACTOR]
-        ws[O_SEAT] = seat
-        ws[O_HAND] = ws[S_HANDS + seat]
-        legal = ws[S_LEGAL]
-        if kind == K_ATTACK:
-            a = _greedy.attack(obs, legal, pz, srng)
-        elif kind == K_COVER:
-            a = _greedy.cover(obs, legal, pz, srng)
-        elif kind == K_THROW_IN:
-            a = _greedy.throw_in(obs, legal, pz, srng)
-        elif kind == K_TRANSFER:
-            a = _greedy.transfer(obs, legal, pz, srng)
-        else:
-            a = _greedy.exchange(obs, legal, pz, srng)
-        if not apply(rv, ws, rec, a, trace, tn, False):
-            return
+    if apply(rv, ws, rec, lead, trace, tn, False):
+        _search.playout(rv, ws, rec, trace, tn, np.zeros(16, dtype=np.float64), srng, 0)
 
 
 @njit(cache=True)
