@@ -221,12 +221,17 @@ class StrategyFailedError(IllegalMoveError):
     """A strategy raised an exception, or stopped answering (an endless loop)."""
 
 
+def env_seconds(name: str, default: float) -> float:
+    """A duration in seconds from the environment (at least 0.1; the default when unset or not a number)."""
+    try:
+        return max(0.1, float(os.environ.get(name, default)))
+    except ValueError:
+        return default
+
+
 def stall_seconds() -> float:
     """How long one decision may take before the run is stopped as hung (DURAK_STALL_SECONDS)."""
-    try:
-        return max(0.1, float(os.environ.get("DURAK_STALL_SECONDS", "60")))
-    except ValueError:
-        return 60.0
+    return env_seconds("DURAK_STALL_SECONDS", 60.0)
 
 
 class _Watchdog:

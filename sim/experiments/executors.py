@@ -256,10 +256,8 @@ def _import_distributed():
 
 def connect_seconds() -> float:
     """How long to try reaching a scheduler (DURAK_SCHEDULER_TIMEOUT, seconds; default 20)."""
-    try:
-        return max(0.1, float(os.environ.get("DURAK_SCHEDULER_TIMEOUT", "20")))
-    except ValueError:
-        return 20.0
+    from sim.experiments.batch import env_seconds
+    return env_seconds("DURAK_SCHEDULER_TIMEOUT", 20.0)
 
 
 class DaskBackend:

@@ -332,8 +332,8 @@ class Experiment:
             return self._run(progress)
 
     def _run(self, progress=None) -> "Experiment":
-        runners = [Runner(self.rules, lu, self.paths, also=self.also) for lu in self.lineups]
-        runners[0].warm(self.compile_notice)  # compile or load the engine first: games/s excludes it
+        # compile or load the engine first (every rotation shares it): games/s excludes it
+        Runner(self.rules, self.lineups[0], self.paths, also=self.also).warm(self.compile_notice)
         # chunks run as tasks on the active backend: threads here, or a Dask cluster (executors.use)
         jobs = executors.ChunkJobs(self, self.threads)
         threads = jobs.width
