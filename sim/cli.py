@@ -689,15 +689,27 @@ def rules_cmd(explain, as_json):
                 click.echo(f"toggles: {', '.join(toggles)} (see `durak rules`)")
         return
     table = R.toggle_table()
+    variants = R.variant_table()
     if as_json:
-        click.echo(json.dumps({"presets": R.FAMILY_DOC, "toggles": table}, indent=1))
+        click.echo(json.dumps({"presets": R.FAMILY_DOC, "toggles": table, "variants": variants}, indent=1))
         return
     for f, doc in R.FAMILY_DOC.items():
         click.echo(f"{f:<12} {doc}")
     click.echo("")
     for t in table:
+        if t["toggle"] == "variant":
+            continue
         click.echo(f"{t['toggle']}  ({t['rule']})\n    {t['doc']}\n    values: {' | '.join(t['values'])}")
+        if t["played"] != t["values"]:
+            click.echo(f"    played today: {' | '.join(t['played'])}")
         click.echo("    defaults: " + ", ".join(f"{f}={v}" for f, v in t["defaults"].items()))
+    click.echo("\n§6 variants of seed 004 (--toggle variant=NAME, several joined by '+'; each sets the toggles shown):")
+    for v in variants:
+        sets = ", ".join(f"{k}={x}" for k, x in v["sets"].items())
+        what = f"sets {sets}" if sets else v["note"]
+        if sets and v["note"]:
+            what += f"; {v['note']}"
+        click.echo(f"  {v['variant']:<18} {v['ids']:<8} {v['status']:<19} {v['russian']}: {what}")
 
 
 def _wrap(text: str, width: int = 100) -> str:

@@ -3,8 +3,10 @@
 ``rule_configs()`` draws ``(family, players, toggles, deals_per_series)``: a family, 2-6 players,
 teams among the values ``sim.core.rules`` allows for that count, 1-3 deals per series, and every
 §7 toggle of the registry that applies to the family at every value the engine plays. The §6
-variant toggles the engine refuses (``SKIPPED``) are left at their defaults. Invalid combinations
-are filtered by ``rules.resolve`` and by constructing the ``Experiment`` (``hypothesis.assume``).
+modifier toggles (``Toggle.modifier``) are drawn sparsely: each is left at its default unless a draw of
+1 in ``MODIFIER_ODDS`` turns it to another played value, so most configurations carry zero to two
+modifiers and every combination the checks allow can occur. Invalid combinations are filtered by
+``rules.resolve`` and by constructing the ``Experiment`` (``hypothesis.assume``).
 """
 from __future__ import annotations
 
@@ -14,9 +16,9 @@ from hypothesis import strategies as st
 from sim.core import rules as R
 
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
-# §6 variant toggles (and their modifiers) that the engine does not play: resolve refuses any
-# value but the default, so drawing them would only be rejected.
-SKIPPED = ("no_trump", "spades_only_by_spades", "spade_turnup_resolution", "variant", "pustoy_refill_to")
+# `variant` is a shorthand for modifier toggles, which are drawn directly
+SKIPPED = ("variant",)
+MODIFIER_ODDS = 8
 
 
 def toggle_values(toggle: R.Toggle, family: str) -> tuple:
@@ -26,8 +28,10 @@ def toggle_values(toggle: R.Toggle, family: str) -> tuple:
     return tuple([d] + [v for v in vals if v != d]) if d in vals else tuple(vals)
 
 
-def drawn_toggles(family: str) -> list[R.Toggle]:
-    return [t for t in R.TOGGLES if family in t.families and t.name not in SKIPPED and t.name != "teams"]
+def drawn_toggles(family: str, modifiers: bool = False) -> list[R.Toggle]:
+    """The base toggles of a family (or, with ``modifiers``, its §6 modifier toggles) that are drawn."""
+    return [t for t in R.TOGGLES if family in t.families and t.name not in SKIPPED and t.name != "teams"
+            and t.modifier == modifiers and len(toggle_values(t, family)) > (1 if modifiers else 0)]
 
 
 def teams_values(family: str, n: int) -> tuple:
@@ -48,8 +52,11 @@ def covered_pairs() -> set[tuple[str, object]]:
     """Every (toggle, value) pair ``rule_configs`` can draw, over all families and counts."""
     pairs = set()
     for f in FAMILIES:
-        for t in drawn_toggles(f):
+        for t in drawn_toggles(f) + drawn_toggles(f, modifiers=True):
             pairs |= {(t.name, v) for v in toggle_values(t, f)}
+        # a modifier not drawn (nothing but its default is played) is always at its default
+        pairs |= {(t.name, t.default(f)) for t in R.TOGGLES
+                  if t.modifier and f in t.families and t.name not in SKIPPED}
         for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1):
             pairs |= {("teams", v) for v in teams_values(f, n)}
     return pairs
@@ -74,6 +81,9 @@ def rule_configs(draw, families=FAMILIES, players=(2, 3, 4, 5, 6)):
     toggles = {}
     for t in drawn_toggles(family):
         toggles[t.name] = draw(st.sampled_from(toggle_values(t, family)), label=t.name)
+    for t in drawn_toggles(family, modifiers=True):
+        if draw(st.integers(1, MODIFIER_ODDS), label=f"{t.name}?") == MODIFIER_ODDS:
+            toggles[t.name] = draw(st.sampled_from(toggle_values(t, family)[1:]), label=t.name)
     tv = teams_values(family, n)
     if tv:
         toggles["teams"] = draw(st.sampled_from(tv), label="teams")
@@ -90,6 +100,9 @@ def random_config(rnd, families=FAMILIES, players=(2, 3, 4, 5, 6), tries=100):
         family = rnd.choice(families)
         n = rnd.choice(players)
         toggles = {t.name: rnd.choice(toggle_values(t, family)) for t in drawn_toggles(family)}
+        for t in drawn_toggles(family, modifiers=True):
+            if rnd.randrange(MODIFIER_ODDS) == 0:
+                toggles[t.name] = rnd.choice(toggle_values(t, family)[1:])
         tv = teams_values(family, n)
         if tv:
             toggles["teams"] = rnd.choice(tv)

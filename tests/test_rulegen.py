@@ -15,7 +15,7 @@ def test_generator_covers_every_playable_toggle_value():
             if t.implemented is None or v in t.implemented:
                 want.add((t.name, v))
     assert pairs == want
-    assert len(pairs) == 63  # 28 toggles; pogony_scoring=pogonny and the §6 variant toggles are not played
+    assert len(pairs) >= 63  # the 28 base toggles' played values, and every played §6 modifier value
 
 
 @settings(max_examples=200, derandomize=True, deadline=None, database=None)

@@ -200,13 +200,10 @@ def new_series(rv, ws):
 
 
 @njit(cache=True, _nrt=False)
-def deal(rv, drng, ws, dealer):
-    """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
-    n = rv[R_NPLAYERS]
-    h = rv[R_HAND]
+def _shuffle(drng, ws):
+    """Fisher-Yates over S_DECK; each 64-bit draw gives two 32-bit multiply-shift indices."""
     for i in range(36):
         ws[S_DECK + i] = i
-    # Fisher-Yates; each 64-bit draw gives two 32-bit multiply-shift indices
     i = 35
     while i > 0:
         r = rng_next(drng)
@@ -221,6 +218,13 @@ def deal(rv, drng, ws, dealer):
             ws[S_DECK + i] = ws[S_DECK + j]
             ws[S_DECK + j] = tmp
             i -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _deal_hands(rv, ws, dealer):
+    """RUL-2: one card at a time clockwise from the dealer's left. Returns the number of cards dealt."""
+    n = rv[R_NPLAYERS]
+    h = rv[R_HAND]
     for s in range(6):
         ws[S_HANDS + s] = 0
     s = dealer
@@ -232,7 +236,13 @@ def deal(rv, drng, ws, dealer):
     for s in range(6):
         ws[O_HAND_SIZE + s] = popcount(ws[S_HANDS + s]) if s < n else 0
         ws[O_KNOWN + s] = 0
-    dealt = n * h
+    return n * h
+
+
+@njit(cache=True, _nrt=False)
+def _lay_talon(rv, ws, dealer, dealt):
+    """RUL-2: the next card is turned for trump and lies under the rest of the talon (a 6 x 6 deal
+    shows the dealer's last card instead). Returns the trump card."""
     tm = np.int64(0)
     if dealt < 36:
         tc = ws[S_DECK + dealt]
@@ -253,9 +263,24 @@ def deal(rv, drng, ws, dealer):
     ws[S_TP] = 0
     ws[S_TEND] = tend
     ws[S_TALON_MASK] = tm
+    ws[O_TALON] = tend
+    return tc
+
+
+@njit(cache=True, _nrt=False)
+def _turn_trump(rv, ws, tc):
+    """The trump card and suit (C-3)."""
     ws[O_TRUMP_CARD] = tc
     ws[O_TRUMP_SUIT] = tc & 3
-    ws[O_TALON] = tend
+
+
+@njit(cache=True, _nrt=False)
+def deal(rv, drng, ws, dealer):
+    """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
+    _shuffle(drng, ws)
+    dealt = _deal_hands(rv, ws, dealer)
+    tc = _lay_talon(rv, ws, dealer, dealt)
+    _turn_trump(rv, ws, tc)
     ws[O_DEALER] = dealer
     ws[O_OUT] = 0
     ws[O_DISCARD] = 0

@@ -42,6 +42,11 @@ _OBS_FIELDS = [
     ("BASE_LIMIT", 1), ("ANY_DISCARD", 1), ("SHOWN_GAME", 1), ("SHOWN_BOUT", 1), ("SHOWED", 1), ("N_OUT", 1),
     ("LEAD_MASK", 1), ("P_K", 1), ("P_COVERED", 1), ("P_USED", 1), ("P_ALLCOV", 1), ("FIRST_ATT", 1),
     ("DECLINED", 1),  # DECLINED: the defender said no to a transfer; P_*: simple durak's defence so far
+    # §6 modifiers (issue 9): public fields, a block per group (look them up by name below the unpacking)
+    # -- beating and trumps
+    # -- leads
+    # -- dealing and drawing
+    # -- scoring
 ]
 _o, O_SIZE = _place(_OBS_FIELDS)
 (O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
@@ -49,16 +54,30 @@ _o, O_SIZE = _place(_OBS_FIELDS)
  O_TABLE_ATT, O_TABLE_COV, O_HAND_SIZE, O_KNOWN, O_TEAM, O_KIND, O_ACTOR, O_RULES,
  S_PHASE, S_OPENER, S_NCOV, S_SKIP_ATT, S_THROW_I, S_ATT_DONE, S_BASE_LIMIT, S_ANY_DISCARD, S_SHOWN_GAME,
  S_SHOWN_BOUT, S_SHOWED, S_N_OUT, S_LEAD_MASK, S_P_K, S_P_COVERED, S_P_USED, S_P_ALLCOV, S_FIRST_ATT,
- S_DECLINED) = _o.values()
+ S_DECLINED) = list(_o.values())[:47]
+# §6 modifier fields by name, a block per group
+# -- beating and trumps
+# -- leads
+# -- dealing and drawing
+# -- scoring
 
 # ---- the private state that follows the observation: one int64 array per deal ---------------
 _STATE_FIELDS = [
     ("HANDS", 6), ("TALON", 36), ("DECK", 36),  # TALON: draw order, trump card last; DECK: the shuffle
     ("TP", 1), ("TEND", 1), ("TALON_MASK", 1),  # cards TP..TEND-1 of TALON are still to be drawn
     ("LEGAL", 1),  # the legal mask of the pending decision (it depends on the actor's hand)
+    # §6 modifiers (issue 9): private fields, a block per group
+    # -- beating and trumps
+    # -- leads
+    # -- dealing and drawing
+    # -- scoring
 ]
 _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
-(S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_LEGAL) = _s.values()
+(S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_LEGAL) = list(_s.values())[:7]
+# -- beating and trumps
+# -- leads
+# -- dealing and drawing
+# -- scoring
 
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)
@@ -73,11 +92,20 @@ _REC_FIELDS = [
     ("ACE_HOLDER", 1),  # the seat dealt the ace of trumps (-1: it is the face-up card)
     ("FOOL_CARDS", 1),  # cards left in the losing hand(s) at the end
     ("INVARIANT", 1),  # bouts whose end found cards not accounted for (must stay 0)
+    # §6 modifiers (issue 9): record fields, a block per group
+    # -- beating and trumps
+    # -- leads
+    # -- dealing and drawing
+    # -- scoring
 ]
 _f, F_SIZE = _place(_REC_FIELDS)
 (F_GAME, F_SERIES, F_DEAL, F_DEALER, F_FIRST_ATTACKER, F_FOOL, F_LOSING_TEAM, F_BOUTS, F_EXCHANGE_SEAT,
  F_TRANSFERS, F_POGONY_SEAT, F_LAST_LEAD_SIXES, F_ERROR, F_ERR_SEAT, F_ERR_KIND, F_ERR_VALUE, F_DRAW,
- F_OUTCOME, F_PLACE, F_TAKEN, F_UNFINISHED, F_SIX_HOLDER, F_ACE_HOLDER, F_FOOL_CARDS, F_INVARIANT) = _f.values()
+ F_OUTCOME, F_PLACE, F_TAKEN, F_UNFINISHED, F_SIX_HOLDER, F_ACE_HOLDER, F_FOOL_CARDS, F_INVARIANT) = list(_f.values())[:25]
+# -- beating and trumps
+# -- leads
+# -- dealing and drawing
+# -- scoring
 
 OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
 ERR_ILLEGAL = 1

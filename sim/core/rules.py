@@ -43,6 +43,7 @@ class Toggle:
     families: tuple = ALL
     implemented: tuple | None = None  # values the engine plays today (None: all)
     aliases: tuple = ()
+    modifier: bool = False  # a §6 variant's toggle (VARIANTS names the variants that set it)
 
     def default(self, family: str):
         return self.defaults[family]
@@ -129,16 +130,131 @@ TOGGLES: tuple[Toggle, ...] = (
            "Score pogony: count the sixes in the winner's last lead, or Pogonny scoring.",
            implemented=("none", "last_lead_sixes")),
     Toggle("draw_possible", (True,), _d(True), "PR5-E3, POD-E3", "Everybody out at once is a draw."),
-    Toggle("no_trump", (False, True), _d(False), "VAR-NT1", "Play without a trump suit. " + _NOT_YET,
-           implemented=(False,)),
-    Toggle("spades_only_by_spades", (False, True), _d(False), "VAR-PP1", "Spades only by spades. " + _NOT_YET,
-           implemented=(False,)),
-    Toggle("spade_turnup_resolution", ("redeal", "next_card", "no_trump"), _d("redeal"), "VAR-PP1",
-           "With spades_only_by_spades, what a turned-up spade does. " + _NOT_YET, implemented=("redeal",)),
-    Toggle("variant", ("none", "beshenyi_japanese", "zanudny", "tryoshka", "korolevsky", "navaleny", "chukotsky",
-                       "pustoy", "pogonny"), _d("none"), "§6", "A §6 variant. " + _NOT_YET, implemented=("none",)),
-    Toggle("pustoy_refill_to", (1, 2, 3, 4, 5, 6), _d(6), "VAR-PU1", "Pustoy refill amount. " + _NOT_YET),
 )
+
+
+def _m(name, values, rule, doc, default=None, **kw):
+    """A §6 modifier toggle: off (its first value) in every family unless said otherwise; refused until
+    the engine plays it (``implemented``: the values played today)."""
+    d = values[0] if default is None else default
+    kw.setdefault("implemented", (d,))
+    return Toggle(name, values, _d(d), rule, doc, modifier=True, **kw)
+
+
+# ---- §6 modifiers, one block per group (issue 9); each block owns its R_ slots below ------------------
+# beating and trumps
+BEATING_TOGGLES = (
+    _m("no_trump", (False, True), "VAR-NT1", "Play without a trump suit (Бескозырный)."),
+    _m("fixed_trump_suit", ("none", "clubs", "diamonds", "hearts", "spades"), "VAR-BJ1, VAR-PP1",
+       "The trump suit is always this suit, whatever card is turned (Бешеный: diamonds)."),
+    _m("spades_only_by_spades", (False, True), "VAR-PP1",
+       "Spades are beaten only by higher spades and never beat another suit; spades are never trumps."),
+    _m("spade_turnup_resolution", ("redeal", "next_card", "no_trump"), "VAR-PP1",
+       "With spades_only_by_spades, what a turned-up spade does (004 is silent)."),
+    _m("korolevsky", (False, True), "VAR-KO1",
+       "Королевский: a six can be beaten only by an ace; the trump ace beats any lower card."),
+    _m("korolevsky_ace", ("same_suit_or_trump", "any_ace"), "VAR-KO1",
+       "With korolevsky, which aces beat a six (004 is silent)."),
+    _m("changing_trump", (False, True), "VAR-SM1",
+       "С подкладным козырем: a face-down card under the trump card changes the trump suit when reached."),
+    _m("own_trumps", (False, True), "VAR-DK1", "Двухкозырной: every player has a trump suit of his own."),
+)
+# leads
+LEAD_TOGGLES = (
+    _m("lead_rule", ("standard", "zanudny", "tryoshka"), "VAR-ZA1, VAR-TR1",
+       "zanudny: open only with a card of your highest rank; tryoshka: open with exactly 3 cards (2 or 1 "
+       "when fewer are left)."),
+    _m("zanudny_trumps_apart", (False, True), "VAR-ZA1",
+       "With zanudny, whether trumps count apart when finding the highest rank (004 is silent)."),
+    _m("tryoshka_lead", ("any_cards", "same_rank"), "VAR-TR1",
+       "With tryoshka, whether the three cards may be any cards (shram) or must share a rank."),
+    _m("armenian", (False, True), "VAR-AR1", "Армянский: a player may attack with the top card of the talon."),
+)
+# dealing and drawing
+DEALING_TOGGLES = (
+    _m("deal_rule", ("standard", "navaleny", "chukotsky"), "VAR-NA1, VAR-CH1",
+       "navaleny: the whole pack is dealt at once; chukotsky: after the deal the talon and the trump card "
+       "are removed from play."),
+    _m("draw_rule", ("standard", "pustoy"), "VAR-PU1", "pustoy: a player draws only when his hand is empty."),
+    _m("pustoy_refill_to", (6, 1, 2, 3, 4, 5), "VAR-PU1",
+       "With pustoy, how many cards an empty hand draws (004 is silent)."),
+    _m("otboyny", (False, True), "VAR-OT1", "Отбойный: every second discard is shuffled back into the talon."),
+    _m("albanian", (False, True), "VAR-AL1", "Албанский: the talon is sorted from high to low."),
+    _m("poker_swap", (False, True), "VAR-PO1",
+       "Покерный: before beating, a player holding six cards or fewer may swap up to two cards with the talon."),
+)
+# scoring
+SCORING_TOGGLES = (
+    _m("scoring", ("fool", "pogonny", "ochkovy"), "VAR-PG1, VAR-OC1",
+       "Who wins: the fool loses (standard); pogonny: most pogony inflicted; ochkovy: most opponent cards "
+       "beaten."),
+)
+MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES
+TOGGLES = TOGGLES + MODIFIER_TOGGLES + (
+    Toggle("variant", ("none",), _d("none"), "§6",
+           "Shorthand for a §6 variant (or several joined by '+'): sets that variant's modifier toggles. "
+           "`durak rules` lists the variants.", modifier=True),
+)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named §6 variant: the modifier toggles it sets, or why it is not played."""
+    name: str
+    ids: str          # VAR ids
+    russian: str
+    sets: dict        # toggle -> value
+    status: str       # "played", "planned" or "not_rules" (social: not a rule of play)
+    note: str = ""
+    families: tuple = ALL
+
+
+VARIANTS: tuple[Variant, ...] = (
+    Variant("bezkozyrny", "VAR-NT1", "Бескозырный", {"no_trump": True}, "planned"),
+    Variant("piki_pikami", "VAR-PP1", "Пики пиками", {"spades_only_by_spades": True}, "planned"),
+    Variant("beshenyi_japanese", "VAR-BJ1", "Бешеный (японский)",
+            {"fixed_trump_suit": "diamonds", "spades_only_by_spades": True}, "planned"),
+    Variant("chervi_piki", "VAR-PP1", "Черви козыри, пики пиками",
+            {"fixed_trump_suit": "hearts", "spades_only_by_spades": True}, "planned",
+            "the hearts-trump form of spades-by-spades (lang-8)"),
+    Variant("korolevsky", "VAR-KO1", "Королевский", {"korolevsky": True}, "planned"),
+    Variant("smenny_kozyr", "VAR-SM1", "С подкладным (сменным) козырем", {"changing_trump": True}, "planned"),
+    Variant("dvukhkozyrnoy", "VAR-DK1", "Двухкозырной", {"own_trumps": True}, "planned"),
+    Variant("zanudny", "VAR-ZA1", "Занудный", {"lead_rule": "zanudny"}, "planned"),
+    Variant("tryoshka", "VAR-TR1", "Трёшка", {"lead_rule": "tryoshka"}, "planned"),
+    Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "planned"),
+    Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny"}, "planned"),
+    Variant("chukotsky", "VAR-CH1", "Чукотский", {"deal_rule": "chukotsky"}, "planned"),
+    Variant("pustoy", "VAR-PU1", "Пустой", {"draw_rule": "pustoy"}, "planned"),
+    Variant("otboyny", "VAR-OT1", "Отбойный", {"otboyny": True}, "planned"),
+    Variant("albansky", "VAR-AL1", "Албанский", {"albanian": True}, "planned"),
+    Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned"),
+    Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "planned"),
+    Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "planned"),
+    Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)", {}, "planned",
+            "chain beating (each player beats only the top card) is a different bout; not played yet"),
+    Variant("dorozhny", "§6", "Дорожный", {}, "planned",
+            "whole pack dealt, chain beating, the dealer's trump; under-specified and not played yet"),
+    Variant("bolshoy", "VAR-BD1", "Большой", {}, "planned",
+            "two packs need hands that hold duplicate cards; not played yet"),
+    Variant("molchalivy", "§6", "Молчаливый", {}, "not_rules", "a rule about talking at the table"),
+    Variant("nevidimy", "§6", "Невидимый", {}, "not_rules", "hides the trump card's rank: no change to play"),
+    Variant("kitaisky_vslepuyu", "§6", "Китайский вслепую", {}, "not_rules",
+            "players do not see their own cards: a memory game, not a rule of play"),
+    Variant("magadansky", "§6", "Магаданский", {}, "not_rules", "a player-against-computer app mode"),
+    Variant("krugovoy", "§6", "Круговой", {}, "not_rules", "a player-against-computer app mode"),
+)
+VARIANT_BY_NAME = {v.name: v for v in VARIANTS}
+
+
+def variant_played(v: Variant) -> bool:
+    """A variant is played when the engine plays every value it sets."""
+    if v.status == "not_rules" or not v.sets:
+        return False
+    return all(TOGGLE_BY_NAME[k].implemented is None or val in TOGGLE_BY_NAME[k].implemented
+               for k, val in v.sets.items())
+
+
 TOGGLE_BY_NAME = {t.name: t for t in TOGGLES}
 ALIASES = {"transfer_first_bout": "transfer_in_first_bout", "throw_in_vdogonku": "throw_in_after_take",
            "trump_6_exchange": "trump_six_exchange", "trump_6_beats_trump_ace": "trump_six_beats_trump_ace"}
@@ -231,20 +347,31 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise RulesError(f"{family} is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
     values = {t.name: t.default(family) for t in TOGGLES if family in t.families}
+    given = {}
     for raw_name, raw in (toggles or {}).items():
         name = ALIASES.get(raw_name, raw_name)
+        if name == "variant":
+            continue
         t = TOGGLE_BY_NAME.get(name)
         if t is None:
             known = ", ".join(sorted(TOGGLE_BY_NAME))
             raise RulesError(f"unknown toggle {raw_name!r}; known toggles: {known}")
         if family not in t.families:
             raise RulesError(f"toggle {name} does not apply to {family} (it applies to {', '.join(t.families)})")
-        v = parse_value(t, raw)
+        given[name] = parse_value(t, raw)
+    raw_variant = next((v for k, v in (toggles or {}).items() if k == "variant"), "none")
+    names, implied = expand_variants(raw_variant, family)
+    for k, v in implied.items():
+        if k in given and given[k] != v:
+            raise RulesError(f"toggle {k}={_fmt(given[k])} contradicts variant {'+'.join(names)} "
+                             f"(which sets {k}={_fmt(v)})")
+    given.update(implied)
+    for name, v in given.items():
+        t = TOGGLE_BY_NAME[name]
         if t.implemented is not None and v not in t.implemented:
             raise RulesError(f"toggle {name}={_fmt(v)}: {_NOT_YET}")
-        if name == "pustoy_refill_to" and v != t.default(family):
-            raise RulesError(f"toggle {name}={_fmt(v)}: {_NOT_YET}")
         values[name] = v
+    values["variant"] = "+".join(names) if names else "none"
     hand = values["hand_size"]
     if n * hand > 36:
         raise RulesError(f"{n} players x {hand} cards = {n * hand} cards: more than the 36-card pack can deal")
@@ -254,7 +381,56 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
         team_of_seats(values["teams"], n)  # raises on a bad count
     if family == "perevodnoy" and values["proezdnoy"] and values["pokaznoy"]:
         pass  # both may hold: any card shown (pokaznoy) includes the trump (proezdnoy)
+    for check in (_check_beating, _check_leads, _check_dealing, _check_scoring):
+        problem = check(family, n, values)
+        if problem:
+            raise RulesError(problem)
     return Rules(family, n, values)
+
+
+def expand_variants(raw, family: str) -> tuple[list[str], dict]:
+    """'none', a variant name, or names joined by '+' -> (names, the modifier toggles they set)."""
+    text = str(raw).strip().lower()
+    if text in ("", "none"):
+        return [], {}
+    names, implied = [], {}
+    for part in text.replace(",", "+").split("+"):
+        name = part.strip()
+        v = VARIANT_BY_NAME.get(name)
+        if v is None:
+            known = ", ".join(x.name for x in VARIANTS if x.status != "not_rules")
+            raise RulesError(f"unknown variant {name!r}; variants: {known}")
+        if v.status == "not_rules":
+            raise RulesError(f"variant {name} ({v.russian}) is not a rule of play: {v.note}")
+        if not variant_played(v):
+            why = v.note or "the engine does not play it yet"
+            raise RulesError(f"variant {name} ({v.ids}, {v.russian}): {why}")
+        if family not in v.families:
+            raise RulesError(f"variant {name} does not apply to {family} (it applies to {', '.join(v.families)})")
+        for k, val in v.sets.items():
+            if k in implied and implied[k] != val:
+                raise RulesError(f"variants {'+'.join(names)} and {name} disagree on {k}")
+            implied[k] = val
+        if name not in names:
+            names.append(name)
+    return names, implied
+
+
+# ---- combination checks, one per modifier group: None, or why the combination cannot be played -------
+def _check_beating(family: str, n: int, t: dict) -> str | None:
+    return None
+
+
+def _check_leads(family: str, n: int, t: dict) -> str | None:
+    return None
+
+
+def _check_dealing(family: str, n: int, t: dict) -> str | None:
+    return None
+
+
+def _check_scoring(family: str, n: int, t: dict) -> str | None:
+    return None
 
 
 # ---- the int64 vector read by the compiled core -------------------------------------------
@@ -264,7 +440,22 @@ MODE_PROSTOY, MODE_PODKIDNOY, MODE_PEREVODNOY = 0, 1, 2
  R_LEAD_SINGLE, R_THROW_TIMING, R_THROW_AFTER_TAKE, R_MAX_ATTACK, R_FIRST_BOUT_MAX, R_FIRST_BOUT_UNTIL_DISCARD,
  R_NEIGHBOURS_GT, R_SIX_BEATS_ACE, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_TRANSFER_FIRST, R_PROEZDNOY,
  R_PROEZDNOY_PER_GAME, R_POKAZNOY, R_POGONY_WIN, R_POGONY_SCORING, R_N_TEAMS, R_TEAM0) = range(30)
-R_SIZE = R_TEAM0 + 6
+# §6 modifiers: a block of slots per group (all zero when no modifier is on)
+R_BEATING = R_TEAM0 + 6   # beating and trumps
+(R_NO_TRUMP, R_FIXED_TRUMP, R_SPADES_ONLY, R_SPADE_TURNUP, R_KOROLEVSKY, R_KOROLEVSKY_ANY_ACE, R_CHANGING_TRUMP,
+ R_OWN_TRUMPS) = range(R_BEATING, R_BEATING + 8)
+R_LEADS = R_OWN_TRUMPS + 1  # leads
+(R_LEAD_RULE, R_ZANUDNY_TRUMPS_APART, R_TRYOSHKA_SAME_RANK, R_ARMENIAN) = range(R_LEADS, R_LEADS + 4)
+R_DEALING = R_ARMENIAN + 1  # dealing and drawing
+(R_DEAL_RULE, R_PUSTOY, R_PUSTOY_REFILL, R_OTBOYNY, R_ALBANIAN, R_POKER) = range(R_DEALING, R_DEALING + 6)
+R_SCORING = R_POKER + 1  # scoring
+(R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
+R_VARIANT_ANY = R_SCORING_RULE + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
+R_SIZE = R_VARIANT_ANY + 1
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+LEAD_STANDARD, LEAD_ZANUDNY, LEAD_TRYOSHKA = 0, 1, 2
+DEAL_STANDARD, DEAL_NAVALENY, DEAL_CHUKOTSKY = 0, 1, 2
+SCORE_FOOL, SCORE_POGONNY, SCORE_OCHKOVY = 0, 1, 2
 LATER_LOWEST_TRUMP, LATER_POD, LATER_IZ_POD, LATER_LEFT_OF_DEALER = 0, 1, 2, 3
 TIMING_AFTER_FIRST_COVER, TIMING_AFTER_ATTACKER, TIMING_ANY_TIME = 0, 1, 2
 
@@ -310,15 +501,63 @@ def rules_vector(r: Rules) -> np.ndarray:
     v[R_N_TEAMS] = len(set(ids))
     for s in range(6):
         v[R_TEAM0 + s] = ids[s] if s < r.num_players else -1
+    _pack_beating(v, t)
+    _pack_leads(v, t)
+    _pack_dealing(v, t)
+    _pack_scoring(v, t)
+    v[R_VARIANT_ANY] = any(t[m.name] != m.default(r.family) for m in MODIFIER_TOGGLES if m.name in t)
     return v
 
 
+def _pack_beating(v, t):
+    v[R_NO_TRUMP] = t["no_trump"]
+    v[R_FIXED_TRUMP] = -1 if t["fixed_trump_suit"] == "none" else SUITS.index(t["fixed_trump_suit"])
+    v[R_SPADES_ONLY] = t["spades_only_by_spades"]
+    v[R_SPADE_TURNUP] = ("redeal", "next_card", "no_trump").index(t["spade_turnup_resolution"])
+    v[R_KOROLEVSKY] = t["korolevsky"]
+    v[R_KOROLEVSKY_ANY_ACE] = t["korolevsky_ace"] == "any_ace"
+    v[R_CHANGING_TRUMP] = t["changing_trump"]
+    v[R_OWN_TRUMPS] = t["own_trumps"]
+
+
+def _pack_leads(v, t):
+    v[R_LEAD_RULE] = ("standard", "zanudny", "tryoshka").index(t["lead_rule"])
+    v[R_ZANUDNY_TRUMPS_APART] = t["zanudny_trumps_apart"]
+    v[R_TRYOSHKA_SAME_RANK] = t["tryoshka_lead"] == "same_rank"
+    v[R_ARMENIAN] = t["armenian"]
+
+
+def _pack_dealing(v, t):
+    v[R_DEAL_RULE] = ("standard", "navaleny", "chukotsky").index(t["deal_rule"])
+    v[R_PUSTOY] = t["draw_rule"] == "pustoy"
+    v[R_PUSTOY_REFILL] = t["pustoy_refill_to"]
+    v[R_OTBOYNY] = t["otboyny"]
+    v[R_ALBANIAN] = t["albanian"]
+    v[R_POKER] = t["poker_swap"]
+
+
+def _pack_scoring(v, t):
+    v[R_SCORING_RULE] = ("fool", "pogonny", "ochkovy").index(t["scoring"])
+
+
 def toggle_table() -> list[dict]:
-    """Every toggle with its values and per-preset defaults (for `durak rules`)."""
+    """Every toggle with its values, the values played today, and per-preset defaults (for `durak rules`)."""
     rows = []
     for t in TOGGLES:
+        played = t.values if t.implemented is None else t.implemented
         rows.append({"toggle": t.name, "values": [_fmt(v) for v in t.values], "rule": t.rule, "doc": t.doc,
+                     "played": [_fmt(v) for v in played], "modifier": t.modifier,
                      "defaults": {f: _fmt(t.default(f)) for f in t.families}})
+    return rows
+
+
+def variant_table() -> list[dict]:
+    """Every §6 variant: its ids, what it sets, and whether it is played (for `durak rules`)."""
+    rows = []
+    for v in VARIANTS:
+        status = "played" if variant_played(v) else ("not a rule of play" if v.status == "not_rules" else "not yet")
+        rows.append({"variant": v.name, "ids": v.ids, "russian": v.russian, "status": status,
+                     "sets": {k: _fmt(x) for k, x in v.sets.items()}, "families": list(v.families), "note": v.note})
     return rows
 
 
