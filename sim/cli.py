@@ -732,10 +732,12 @@ def strategies_cmd(paths, as_json):
         click.echo(json.dumps([{"name": i.name, "description": i.description, "families": list(i.families),
                                 "params": {k: {"default": v[0], "low": v[1], "high": v[2], "doc": v[3]}
                                            for k, v in i.params.items()},
+                                "variants": dispatch.supported_variants(i),
                                 "path": str(i.path)} for i in infos], indent=1))
         return
     for i in infos:
         click.echo(f"{i.name}  ({', '.join(i.families) or 'all families'})\n    {i.description}")
+        click.echo(f"    §6 variants: {_variants_line(dispatch.supported_variants(i))}")
         tuned = _tuned_values(i)
         for k, (d, lo, hi, doc) in i.params.items():
             if k in tuned:
@@ -745,6 +747,15 @@ def strategies_cmd(paths, as_json):
             else:
                 click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
     click.echo("\nUse: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
+
+
+def _variants_line(names: list[str]) -> str:
+    played = [v.name for v in R.VARIANTS if R.variant_played(v)]
+    if not played:
+        return "none are played yet"
+    if set(names) == set(played):
+        return "every played variant"
+    return ", ".join(names) if names else "the plain rules only (it declares no VARIANTS)"
 
 
 _FAMILY_TABLES = (("prostoy_5", "K_P5"), ("prostoy_6", "K_P6"), ("podkidnoy", "K_POD"), ("perevodnoy", "K_PER"))

@@ -39,6 +39,7 @@ class StrategyInfo:
     families: tuple
     params: dict  # name -> (default, low, high, doc)
     defines: tuple  # which of KINDS the file defines itself
+    variants: tuple = ()  # the §6 variants it declares it plays (VARIANTS; "all": every played variant)
 
 
 def cache_dir() -> Path:
@@ -138,8 +139,21 @@ def info(name: str, paths=()) -> StrategyInfo:
     for p, spec in params.items():
         if not (isinstance(spec, tuple) and len(spec) == 4):
             raise StrategyError(f"strategy {name}: PARAMS[{p!r}] must be (default, low, high, doc)")
+    variants = getattr(mod, "VARIANTS", ())
+    variants = (variants,) if isinstance(variants, str) else tuple(variants)
+    from sim.core.rules import VARIANT_BY_NAME
+    for v in variants:
+        if v != "all" and v not in VARIANT_BY_NAME:
+            raise StrategyError(f"strategy {name}: VARIANTS names {v!r}, which is not a variant (see `durak rules`)")
     return StrategyInfo(name, files[name], (mod.__doc__ or "").strip().split("\n")[0] if not hasattr(
-        mod, "DESCRIPTION") else mod.DESCRIPTION, tuple(getattr(mod, "FAMILIES", ())), params, defines)
+        mod, "DESCRIPTION") else mod.DESCRIPTION, tuple(getattr(mod, "FAMILIES", ())), params, defines, variants)
+
+
+def supported_variants(si: StrategyInfo) -> list[str]:
+    """The played §6 variants a strategy declares it plays legally (its module's VARIANTS)."""
+    from sim.core.rules import VARIANTS, variant_played
+    played = [v.name for v in VARIANTS if variant_played(v)]
+    return played if "all" in si.variants else [v for v in si.variants if v in played]
 
 
 def _digest(paths: list[Path]) -> str:
