@@ -17,8 +17,8 @@ from numba import njit
 from sim.core.layout import (
     ERR_ILLEGAL, F_ACE_HOLDER, F_BOUTS, F_DEALER, F_DRAW, F_ERR_KIND, F_ERR_SEAT, F_ERR_VALUE, F_ERROR, F_EXCHANGE_SEAT,
     F_FIRST_ATTACKER, F_FOOL, F_FOOL_CARDS, F_INVARIANT, F_LAST_LEAD_SIXES, F_LOSING_TEAM, F_OUTCOME, F_PLACE,
-    F_POGON_TOP, F_POGONY, F_POGONY_SEAT, F_POINTS, F_SCORE_WIN, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS, F_UNFINISHED,
-    K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
+    F_POGON_TOP, F_POGONY, F_POGONY_SEAT, F_POINTS, F_SCORE_TIE, F_SCORE_WIN, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS,
+    F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
     K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER,
     O_DISCARD, O_FIRST_BOUT, O_POGON_TOP, O_POGONY, O_POINTS, O_TABLE_BY, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
     O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
@@ -829,6 +829,16 @@ def _score_result(rv, ws, rec, n):
         if total > 0 and key == best:
             win |= ONE << s
     rec[F_SCORE_WIN] = win
+    sides = 0
+    for s in range(n):
+        if (win >> s) & 1:
+            first = True
+            for t in range(s):
+                if ws[O_TEAM + t] == ws[O_TEAM + s]:
+                    first = False
+            if first:
+                sides += 1
+    rec[F_SCORE_TIE] = 1 if sides > 1 else 0
 
 
 @njit(cache=True, _nrt=False)

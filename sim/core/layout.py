@@ -103,6 +103,7 @@ _REC_FIELDS = [
     # -- scoring
     ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # at the end, as O_POINTS.. (scoring variants only)
     ("SCORE_WIN", 1),  # bitmask of the seats that won the score (0: nobody, or no scoring variant)
+    ("SCORE_TIE", 1),  # 1 when sides (players, or teams) tied for the best score and share the win
 ]
 _f, F_SIZE = _place(_REC_FIELDS)
 (F_GAME, F_SERIES, F_DEAL, F_DEALER, F_FIRST_ATTACKER, F_FOOL, F_LOSING_TEAM, F_BOUTS, F_EXCHANGE_SEAT,
@@ -112,7 +113,8 @@ _f, F_SIZE = _place(_REC_FIELDS)
 # -- leads
 # -- dealing and drawing
 # -- scoring
-F_POINTS, F_POGONY, F_POGON_TOP, F_SCORE_WIN = _f["POINTS"], _f["POGONY"], _f["POGON_TOP"], _f["SCORE_WIN"]
+F_POINTS, F_POGONY, F_POGON_TOP, F_SCORE_WIN, F_SCORE_TIE = (_f["POINTS"], _f["POGONY"], _f["POGON_TOP"],
+                                                            _f["SCORE_WIN"], _f["SCORE_TIE"])
 
 OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
 ERR_ILLEGAL = 1

@@ -21,6 +21,7 @@ RECORD_DTYPE = np.dtype([
     # scoring variants (VAR-OC1, VAR-PG1; zero without one): cards beaten, pogony inflicted, the highest
     # pogon's rank index (-1: none) per seat, and the seats that won the score as a bitmask (0: nobody)
     ("points", np.int16, (6,)), ("pogony", np.int16, (6,)), ("pogon_top", np.int8, (6,)), ("score_win", np.int16),
+    ("score_tie", np.bool_),
 ])
 
 _SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": E.F_DEALER,
@@ -29,7 +30,8 @@ _SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": 
             "exchange_seat": E.F_EXCHANGE_SEAT, "transfers": E.F_TRANSFERS, "pogony_seat": E.F_POGONY_SEAT,
             "last_lead_sixes": E.F_LAST_LEAD_SIXES, "six_holder": E.F_SIX_HOLDER,
             "ace_holder": E.F_ACE_HOLDER, "fool_cards": E.F_FOOL_CARDS,
-            "invariant": E.F_INVARIANT, "score_win": E.F_SCORE_WIN}
+            "invariant": E.F_INVARIANT, "score_win": E.F_SCORE_WIN,
+            "score_tie": E.F_SCORE_TIE}
 
 
 def to_records(raw: np.ndarray) -> np.ndarray:
