@@ -191,3 +191,19 @@ def test_whole_deals_core_scores_replay_on_the_referee(family, n, toggles, scori
                 beaten += sum(res["points"])
                 pogony += sum(res["pogony"])
     assert decided > 0 and beaten > 0 and pogony > 0
+
+
+# ---- durak judge: the worked examples of docs/examples/scoring.json ----------------------------------------
+@pytest.mark.rules("VAR-PG1", "VAR-OC1", "RUL-61", "RUL-62")
+def test_judge_scoring_examples():
+    import json
+    from pathlib import Path
+    from sim.referee.judge import format_judgement, judge
+    doc = json.loads((Path(__file__).resolve().parents[1] / "docs" / "examples" / "scoring.json").read_text())
+    got = {ex["id"]: judge(ex) for ex in doc["examples"]}
+    for ex in doc["examples"]:
+        assert got[ex["id"]]["legal"] == ex["expected"]["legal"]
+    assert got["PG-01"]["position"]["scores"]["pogony"] == [0, 0, 1]
+    res = got["OC-01"]["events"]["result"]
+    assert res["fool"] == 1 and res["score_winners"] == [1] and res["points"] == [3, 4]
+    assert "score: won by 1" in format_judgement(got["OC-01"])

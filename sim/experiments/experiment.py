@@ -609,7 +609,7 @@ def percent_view(df: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
 def records_frame(recs: np.ndarray, n: int) -> pd.DataFrame:
     """Per-game records as a flat DataFrame (one column per seat field)."""
     cols = {name: recs[name] for name in recs.dtype.names if recs.dtype[name].shape == ()}
-    for name in ("outcome", "place", "taken"):
+    for name in ("outcome", "place", "taken", "points", "pogony", "pogon_top"):
         for s in range(n):
             cols[f"{name}_{s}"] = recs[name][:, s]
     return pd.DataFrame(cols)
