@@ -124,7 +124,8 @@ def _score_sections(exp: Experiment) -> list:
              "a team game every member of the winning team wins it; nobody wins a score of nothing",
              f"somebody won the score: {pct(st['decided_rate'], st['decided_lo'], st['decided_hi'])} of games; "
              f"shared between sides: {pct(st['shared_rate'], st['shared_lo'], st['shared_hi'])}",
-             f"the fool also won the score: {pct(st['fool_won_score_rate'], st['fool_won_score_lo'], st['fool_won_score_hi'])}"
+             "the fool also won the score: "
+             f"{pct(st['fool_won_score_rate'], st['fool_won_score_lo'], st['fool_won_score_hi'])}"
              f" of the {st['games_with_fool']:,} games with a fool"]
     return [("Score", lines), ("Score per strategy", _score_view(exp.strategy_table())),
             ("Score per seat", _score_view(exp.seat_table()))]

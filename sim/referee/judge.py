@@ -107,7 +107,8 @@ def format_judgement(result: dict) -> str:
             lines.append(f"  table: {' '.join(cells)}")
         if pos.get("scores"):
             sc = pos["scores"]
-            lines.append(f"  score so far: cards beaten {sc['points']}, pogony {sc['pogony']} (highest {sc['pogon_top']})")
+            lines.append(f"  score so far: cards beaten {sc['points']}, pogony {sc['pogony']} "
+                         f"(highest {sc['pogon_top']})")
     hands = " | ".join(f"{s}: {' '.join(h) or '-'}" for s, h in pos["hands"].items())
     if "hand_sizes" in pos:
         hands += f"  (hand sizes {pos['hand_sizes']}; some drawn cards are unknown)"
