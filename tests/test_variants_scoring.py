@@ -207,3 +207,26 @@ def test_judge_scoring_examples():
     res = got["OC-01"]["events"]["result"]
     assert res["fool"] == 1 and res["score_winners"] == [1] and res["points"] == [3, 4]
     assert "score: won by 1" in format_judgement(got["OC-01"])
+
+
+# ---- the tally and the report: score rows only with a scoring variant ----------------------------------------
+@pytest.mark.rules("VAR-PG1", "VAR-OC1", "RUL-62")
+def test_report_and_json_carry_the_score_only_with_a_scoring_variant(tmp_path):
+    from sim.experiments import experiment as X
+    from sim.experiments import report
+    exp = X.experiment("podkidnoy", 2, {"variant": "pogonny"}, ["greedy", "random"], games=2000, seed=3).run()
+    s = exp.summary()
+    sc = s["score"]
+    assert sc["scoring"] == "pogonny" and 0 < sc["decided"] <= sc["finished"]
+    assert 0 <= sc["fool_won_score"] <= sc["games_with_fool"]
+    won = {r["strategy"]: r for r in s["strategies"]}
+    assert all(0 <= r["score_won_lo"] <= r["score_won"] <= r["score_won_hi"] <= 1 for r in won.values())
+    # every decided game has at least one winner; with two players a shared win counts for both
+    wins = sum(int(t.score_won.sum()) for t in exp.tallies)
+    assert sc["decided"] <= wins == sc["decided"] + sc["shared"]
+    assert won["greedy"]["pogony_per_game"] > won["random"]["pogony_per_game"] > 0  # random takes far more often
+    text = report.text(exp)
+    assert "Score per strategy" in text and "the fool also won the score" in text
+    plain = X.experiment("podkidnoy", 2, {}, ["greedy"], games=200, seed=3).run()
+    assert plain.summary()["score"] is None and "score_won" not in plain.strategy_table()
+    assert "Score" not in report.text(plain)
