@@ -17,9 +17,10 @@ from numba import njit
 from sim.core.layout import (
     ERR_ILLEGAL, F_ACE_HOLDER, F_BOUTS, F_DEALER, F_DRAW, F_ERR_KIND, F_ERR_SEAT, F_ERR_VALUE, F_ERROR, F_EXCHANGE_SEAT,
     F_FIRST_ATTACKER, F_FOOL, F_FOOL_CARDS, F_INVARIANT, F_LAST_LEAD_SIXES, F_LOSING_TEAM, F_OUTCOME, F_PLACE,
-    F_POGONY_SEAT, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
-    K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER,
-    O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
+    F_POGON_TOP, F_POGONY, F_POGONY_SEAT, F_POINTS, F_SCORE_TIE, F_SCORE_WIN, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS,
+    F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE, K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR,
+    O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND,
+    O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_POGON_TOP, O_POGONY, O_POINTS, O_RULES, O_SEAT, O_TABLE_BY,
     O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
     PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
@@ -36,8 +37,9 @@ from sim.core.rules import (
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
     R_FIRST_BOUT_UNTIL_DISCARD, R_FIRST_LOWEST_TRUMP, R_HAND, R_LATER_DEALS, R_MAX_ATTACK, R_MODE, R_N_TEAMS,
     R_NEIGHBOURS_GT, R_NEXT_DEALER_TEAM, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
-    R_PROEZDNOY_PER_GAME, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING, R_TRANSFER_FIRST,
-    R_TRUMP_ONLY_IF_CANNOT_FOLLOW, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER, TIMING_ANY_TIME,
+    R_PROEZDNOY_PER_GAME, R_SCORING_RULE, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING,
+    R_TRANSFER_FIRST, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, SCORE_POGONNY, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER,
+    TIMING_ANY_TIME,
 )
 
 ONE = np.int64(1)
@@ -139,9 +141,10 @@ def _team_left(ws, out, n):
 
 
 @njit(cache=True, _nrt=False)
-def _table_add(ws, card):
+def _table_add(ws, card, seat):
     i = ws[O_NTABLE]
     ws[O_TABLE_ATT + i] = card
+    ws[O_TABLE_BY + i] = seat
     ws[O_TABLE_COV + i] = -1
     ws[O_TABLE_MASK] |= ONE << card
     ws[O_NTABLE] = i + 1
@@ -284,6 +287,10 @@ def deal(rv, drng, ws, dealer):
     ws[O_DEALER] = dealer
     ws[O_OUT] = 0
     ws[O_DISCARD] = 0
+    for s in range(6):  # the scores of the scoring variants (VAR-PG1, VAR-OC1) start afresh every deal
+        ws[O_POINTS + s] = 0
+        ws[O_POGONY + s] = 0
+        ws[O_POGON_TOP + s] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -388,6 +395,7 @@ def _open_bout(rv, ws, rec):
     for i in range(12):
         ws[O_TABLE_ATT + i] = -1
         ws[O_TABLE_COV + i] = -1
+        ws[O_TABLE_BY + i] = -1
     ws[S_OPENER] = ws[O_ATTACKER]
     ws[S_NCOV] = 0
     ws[S_SHOWN_BOUT] = 0
@@ -603,7 +611,7 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
             ws[S_THROW_I] += 1
         else:
             _play_out(ws, seat, a)
-            _table_add(ws, a)
+            _table_add(ws, a, seat)
             if tracing:
                 emit(trace, tn, T_THROW_IN, seat, a, 0)
             ws[S_SKIP_ATT] = 0
@@ -634,7 +642,7 @@ def _apply_attack(rv, ws, att, a, trace, tn, tracing):
     m = a
     k = 0
     while m:
-        _table_add(ws, lowest(m))
+        _table_add(ws, lowest(m), att)
         m &= m - 1
         k += 1
     _set_hand(ws, att, ws[S_HANDS + att] & ~a)
@@ -680,6 +688,8 @@ def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
     ws[O_TABLE_COV + tgt] = a
     ws[O_TABLE_MASK] |= ONE << a
     ws[S_NCOV] = tgt + 1
+    if rv[R_SCORING_RULE] != 0:  # VAR-OC1 / RUL-60: every cover beats a card, whatever the bout's end
+        ws[O_POINTS + dfn] += 1
     if tracing:
         emit(trace, tn, T_COVER, dfn, ws[O_TABLE_ATT + tgt], a)
 
@@ -705,7 +715,7 @@ def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
             emit(trace, tn, T_SHOW, dfn, c, nd)
     else:
         _play_out(ws, dfn, a)
-        _table_add(ws, a)
+        _table_add(ws, a, dfn)
         if tracing:
             emit(trace, tn, T_TRANSFER, dfn, a, nd)
     rec[F_TRANSFERS] += 1
@@ -747,6 +757,13 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | take)
         ws[O_KNOWN + dfn] |= take
         rec[F_TAKEN + dfn] += popcount(take)
+    if rv[R_SCORING_RULE] != 0:
+        # RUL-60: the pairs that stand go to the discard; a take-all defence beat nothing (RUL-12)
+        ws[O_POINTS + dfn] += popcount(covered)
+        if taking:  # RUL-61: the attack is all the attacker's
+            for r in range(9):
+                if popcount(take & RANK_MASKS[r]) == 2:
+                    _credit_pogon(ws, dfn, att, r)
     if covered:
         ws[O_DISCARD] |= covered | used
         ws[S_ANY_DISCARD] = 1
@@ -759,6 +776,73 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
 
 
 @njit(cache=True, _nrt=False)
+def _credit_pogon(ws, taker, maker, r):
+    """RUL-61: one pogon of rank r made by `maker` on `taker`; it counts only against an opponent."""
+    if maker >= 0 and maker != taker and ws[O_TEAM + maker] != ws[O_TEAM + taker]:
+        ws[O_POGONY + maker] += 1
+        if r > ws[O_POGON_TOP + maker]:
+            ws[O_POGON_TOP + maker] = r
+
+
+@njit(cache=True, _nrt=False)
+def _pogony_of_take(ws, dfn):
+    """RUL-61: every rank of which the taker picks up exactly two attack cards is a pogon, made by the
+    player who laid the second of the two (the later table slot)."""
+    k = ws[O_NTABLE]
+    am = np.int64(0)
+    for i in range(k):
+        am |= ONE << ws[O_TABLE_ATT + i]
+    for r in range(9):
+        if popcount(am & RANK_MASKS[r]) == 2:
+            i = k - 1
+            while (ws[O_TABLE_ATT + i] >> 2) != r:
+                i -= 1
+            _credit_pogon(ws, dfn, ws[O_TABLE_BY + i], r)
+
+
+@njit(cache=True, _nrt=False)
+def _score_result(rv, ws, rec, n):
+    """RUL-62: the scores into the record, and who won the score: the side (the player, or the team
+    summed) with the most cards beaten (ochkovy) or the most pogony, then the highest pogon (pogonny);
+    sides still level share the win; nobody wins a score of nothing."""
+    pog = rv[R_SCORING_RULE] == SCORE_POGONNY
+    best = np.int64(0)
+    for s in range(n):
+        rec[F_POINTS + s] = ws[O_POINTS + s]
+        rec[F_POGONY + s] = ws[O_POGONY + s]
+        rec[F_POGON_TOP + s] = ws[O_POGON_TOP + s]
+    win = np.int64(0)
+    for s in range(n):
+        total = np.int64(0)
+        top = np.int64(-1)
+        for t in range(n):
+            if ws[O_TEAM + t] == ws[O_TEAM + s]:
+                if pog:
+                    total += ws[O_POGONY + t]
+                    if ws[O_POGON_TOP + t] > top:
+                        top = ws[O_POGON_TOP + t]
+                else:
+                    total += ws[O_POINTS + t]
+        key = total * 16 + top + 1 if pog else total
+        if total > 0 and key > best:
+            best = key
+            win = np.int64(0)
+        if total > 0 and key == best:
+            win |= ONE << s
+    rec[F_SCORE_WIN] = win
+    sides = 0
+    for s in range(n):
+        if (win >> s) & 1:
+            first = True
+            for t in range(s):
+                if ws[O_TEAM + t] == ws[O_TEAM + s]:
+                    first = False
+            if first:
+                sides += 1
+    rec[F_SCORE_TIE] = 1 if sides > 1 else 0
+
+
+@njit(cache=True, _nrt=False)
 def _end_throw_bout(rv, ws, rec):
     """RUL-17/18: the table is taken or discarded; everyone refills, the defender last."""
     n = rv[R_NPLAYERS]
@@ -766,6 +850,8 @@ def _end_throw_bout(rv, ws, rec):
     tm = ws[O_TABLE_MASK]
     taking = ws[O_TAKING] != 0
     if taking:
+        if rv[R_SCORING_RULE] != 0:
+            _pogony_of_take(ws, dfn)
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | tm)
         ws[O_KNOWN + dfn] |= tm
         rec[F_TAKEN + dfn] += popcount(tm)
@@ -819,6 +905,8 @@ def _end_bout(rv, ws, rec, taking):
             pog = -1
     if n_left <= 1 or pog >= 0:
         rec[F_BOUTS] = bout
+        if rv[R_SCORING_RULE] != 0:
+            _score_result(rv, ws, rec, n)
         if rv[R_POGONY_SCORING] != 0:
             rec[F_LAST_LEAD_SIXES] = popcount(ws[S_LEAD_MASK] & RANK_MASKS[0])
         team_left = _team_left(ws, out, n)

@@ -47,6 +47,9 @@ _OBS_FIELDS = [
     # -- leads
     # -- dealing and drawing
     # -- scoring
+    ("TABLE_BY", 12),  # who laid each attack card (the slot's seat; -1 empty): a pogon's maker (RUL-61)
+    ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # per seat so far, kept when a scoring variant is on:
+    # cards beaten (VAR-OC1), pogony inflicted and the highest rank of one (VAR-PG1; -1: none)
 ]
 _o, O_SIZE = _place(_OBS_FIELDS)
 (O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
@@ -60,6 +63,7 @@ _o, O_SIZE = _place(_OBS_FIELDS)
 # -- leads
 # -- dealing and drawing
 # -- scoring
+O_TABLE_BY, O_POINTS, O_POGONY, O_POGON_TOP = _o["TABLE_BY"], _o["POINTS"], _o["POGONY"], _o["POGON_TOP"]
 
 # ---- the private state that follows the observation: one int64 array per deal ---------------
 _STATE_FIELDS = [
@@ -97,6 +101,9 @@ _REC_FIELDS = [
     # -- leads
     # -- dealing and drawing
     # -- scoring
+    ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # at the end, as O_POINTS.. (scoring variants only)
+    ("SCORE_WIN", 1),  # bitmask of the seats that won the score (0: nobody, or no scoring variant)
+    ("SCORE_TIE", 1),  # 1 when sides (players, or teams) tied for the best score and share the win
 ]
 _f, F_SIZE = _place(_REC_FIELDS)
 (F_GAME, F_SERIES, F_DEAL, F_DEALER, F_FIRST_ATTACKER, F_FOOL, F_LOSING_TEAM, F_BOUTS, F_EXCHANGE_SEAT,
@@ -106,6 +113,8 @@ _f, F_SIZE = _place(_REC_FIELDS)
 # -- leads
 # -- dealing and drawing
 # -- scoring
+F_POINTS, F_POGONY, F_POGON_TOP, F_SCORE_WIN, F_SCORE_TIE = (_f["POINTS"], _f["POGONY"], _f["POGON_TOP"],
+                                                            _f["SCORE_WIN"], _f["SCORE_TIE"])
 
 OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
 ERR_ILLEGAL = 1

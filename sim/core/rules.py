@@ -126,9 +126,9 @@ TOGGLES: tuple[Toggle, ...] = (
            "Transfer by showing any card of the attack rank, each card once per bout.", families=("perevodnoy",)),
     Toggle("pogony_instant_win", (False, True), _d(False), "HR-2",
            "Two players left and one holds exactly two sixes: he wins at once.", families=THROW_IN),
-    Toggle("pogony_scoring", ("none", "last_lead_sixes", "pogonny"), _d("none"), "VAR-PG1",
-           "Score pogony: count the sixes in the winner's last lead, or Pogonny scoring.",
-           implemented=("none", "last_lead_sixes")),
+    Toggle("pogony_scoring", ("none", "last_lead_sixes"), _d("none"), "§6 (pogony terminology)",
+           "Record the sixes in the winner's last lead (the fool 'with pogony'). Pogonny scoring (VAR-PG1) is "
+           "the modifier scoring=pogonny (RUL-63)."),
     Toggle("draw_possible", (True,), _d(True), "PR5-E3, POD-E3", "Everybody out at once is a draw."),
 )
 
@@ -187,7 +187,7 @@ DEALING_TOGGLES = (
 SCORING_TOGGLES = (
     _m("scoring", ("fool", "pogonny", "ochkovy"), "VAR-PG1, VAR-OC1",
        "Who wins: the fool loses (standard); pogonny: most pogony inflicted; ochkovy: most opponent cards "
-       "beaten."),
+       "beaten. The score is a result beside the fool, who is still found (RUL-60..63).", implemented=None),
 )
 MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES
 TOGGLES = TOGGLES + MODIFIER_TOGGLES + (
@@ -229,8 +229,8 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("otboyny", "VAR-OT1", "Отбойный", {"otboyny": True}, "planned"),
     Variant("albansky", "VAR-AL1", "Албанский", {"albanian": True}, "planned"),
     Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned"),
-    Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "planned"),
-    Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "planned"),
+    Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "played"),
+    Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "played"),
     Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)", {}, "planned",
             "chain beating (each player beats only the top card) is a different bout; not played yet"),
     Variant("dorozhny", "§6", "Дорожный", {}, "planned",
@@ -353,6 +353,9 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
         if name == "variant":
             continue
         t = TOGGLE_BY_NAME.get(name)
+        if name == "pogony_scoring" and str(raw).strip().lower() == "pogonny":  # RUL-63
+            raise RulesError("pogony_scoring=pogonny is no longer a value: Pogonny scoring (VAR-PG1) is "
+                             "scoring=pogonny (or variant=pogonny)")
         if t is None:
             known = ", ".join(sorted(TOGGLE_BY_NAME))
             raise RulesError(f"unknown toggle {raw_name!r}; known toggles: {known}")

@@ -34,7 +34,8 @@ from sim.core.rules import PROSTOY, THROW_IN, TOGGLE_BY_NAME, Rules, resolve, te
 SIX, ACE = 0, 8  # rank indices of the six and the ace (sim.core.cards: rank 0..8 = 6..A)
 ACTION_TYPES = ("attack", "cover", "defend", "throw_in", "take", "transfer", "transfer_by_showing",
                 "exchange_trump_six", "pass")
-RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts")
+RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts",
+               "points", "pogony", "pogon_top", "score_winners")  # the last four: scoring variants (else None)
 
 
 class RefereeError(Exception):
@@ -127,6 +128,12 @@ class State:
         self.bout_known = True                      # False when a loaded position did not say
         self.unknown_draws = [0] * self.n           # cards drawn from a talon of unknown order
         self.result: dict | None = None
+        # scoring variants (VAR-OC1, VAR-PG1; RUL-60..62): kept whatever the rules, reported when scoring is on
+        self.scoring = self.toggles.get("scoring", "fool")
+        self.laid_by: dict[int, int] = {}           # attack card on the table -> the seat that laid it
+        self.points = [0] * self.n                  # opponents' cards beaten (RUL-60)
+        self.pogony = [0] * self.n                  # pogony inflicted (RUL-61)
+        self.pogon_top: list = [None] * self.n      # rank index of the highest pogon inflicted
 
     # ---- small queries -------------------------------------------------------------------
     def t(self, name: str, default=None):
@@ -220,6 +227,8 @@ class State:
         c.shown_cards_bout = set(self.shown_cards_bout)
         c.shown_trumps_deal = set(self.shown_trumps_deal)
         c.unknown_draws = list(self.unknown_draws)
+        c.laid_by = dict(self.laid_by)
+        c.points, c.pogony, c.pogon_top = list(self.points), list(self.pogony), list(self.pogon_top)
         c.result = None if self.result is None else dict(self.result)
         return c
 
@@ -272,6 +281,11 @@ class State:
         }
         if self.removed:
             pos["removed_from_play"] = _names(self.removed)
+        if self.scoring != "fool":  # RUL-60..62: the scores so far, and who laid each attack card
+            for row, (a, _) in zip(pos["table"], self.table):
+                if a in self.laid_by:
+                    row["by"] = self.laid_by[a]
+            pos["scores"] = self.scores()
         # The referee's own bookkeeping (read back by load_position; ignored by other readers).
         pos["bout_number"] = self.bout if self.bout_known else None
         pos["bout_opener"] = self.bout_opener
@@ -300,6 +314,11 @@ class State:
         if self.result is not None:
             pos["result"] = dict(self.result)
         return pos
+
+    def scores(self) -> dict:
+        """The scoring variants' counts so far: per seat, cards beaten, pogony inflicted, highest pogon."""
+        return {"points": list(self.points), "pogony": list(self.pogony),
+                "pogon_top": [None if r is None else RANKS[r] for r in self.pogon_top]}
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"<State {self.family} bout {self.bout} A={self.attacker} D={self.defender} table={self.table}>"
@@ -422,6 +441,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
             raise ValueError(f"position.table[{i}].cover: in {family} the defender answers the whole attack in "
                              "one move (defend), so the table of a bout in progress holds no covers")
         st.table.append([a, None if c is None else cards([c], f"table row {i}")[0]])
+        if row.get("by") is not None:
+            st.laid_by[a] = int(row["by"])
 
     st.attacker = position.get("attacker")
     st.defender = position.get("defender")
@@ -468,6 +489,13 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     for who, name in ((st.attacker, "attacker"), (st.defender, "defender")):
         if who is not None and not (0 <= who < n):
             raise ValueError(f"{name} {who} is not a seat 0..{n - 1}")
+    sc = position.get("scores") or {}
+    for key in ("points", "pogony", "pogon_top"):
+        if sc.get(key) is not None and len(sc[key]) != n:
+            raise ValueError(f"scores.{key} must list {n} seats, got {len(sc[key])}")
+    st.points = [int(x) for x in sc.get("points") or [0] * n]
+    st.pogony = [int(x) for x in sc.get("pogony") or [0] * n]
+    st.pogon_top = [None if x is None else RANKS.index(str(x).upper()) for x in sc.get("pogon_top") or [None] * n]
     if position.get("result"):
         st.result = dict(position["result"])
     elif st.attacker is None or st.defender is None:
@@ -1108,6 +1136,7 @@ def _do(st: State, a: dict) -> list[dict]:
         for c in cards:
             st.hands[p].remove(c)
             st.table.append([c, None])
+            st.laid_by[c] = p
         st.passed.clear()
         events.append({"event": "attack", "player": p, "cards": _names(cards)})
         if st.prostoy and st.t("prostoy_attacker_draw_timing") == "immediately":
@@ -1117,6 +1146,7 @@ def _do(st: State, a: dict) -> list[dict]:
         st.hands[p].remove(cov)
         next(pair for pair in st.table if pair[0] == att)[1] = cov
         st.passed.clear()
+        st.points[p] += 1  # RUL-60: a cover beats the card, whatever becomes of the bout
         events.append({"event": "cover", "player": p, "attack": nm(att), "cover": nm(cov)})
         _maybe_end_bout(st, events)
     elif kind == "defend":
@@ -1138,6 +1168,7 @@ def _do(st: State, a: dict) -> list[dict]:
         if kind == "transfer":
             st.hands[p].remove(c)
             st.table.append([c, None])
+            st.laid_by[c] = p
         else:
             how = _show_allowance(st, p, c)
             st.shown_cards_bout.add(c)
@@ -1168,6 +1199,7 @@ def _do(st: State, a: dict) -> list[dict]:
 def _do_throw_card(st: State, p: int, c: int, events: list) -> None:
     st.hands[p].remove(c)
     st.table.append([c, None])
+    st.laid_by[c] = p
     st.passed.clear()
     events.append({"event": "throw_in", "player": p, "card": nm(c)})
     _maybe_end_bout(st, events)
@@ -1183,12 +1215,15 @@ def _do_defend(st: State, p: int, a: dict, events: list) -> None:
                    "covers": [{"attack": nm(x), "cover": nm(y)} for x, y in st.table if y is not None],
                    "take": [nm(x) for x, y in st.table if y is None]})
     took_any = bool(st.uncovered())
+    if not took_any or st.t("partial_defence"):  # RUL-60: the covered pairs go to the discard: beaten
+        st.points[p] += st.covers_on_table()
     if not took_any:
         _end_bout(st, taken=False, events=events)
     elif st.t("partial_defence"):
         # PR5-D3: covered pairs go to the discard, the defender takes only the uncovered cards
         beaten = [c for pair in st.table if pair[1] is not None for c in pair]
         taken = st.uncovered()
+        _score_pogony(st, p, taken)
         st.discard.extend(beaten)
         st.hands[p].extend(taken)
         if beaten:
@@ -1196,6 +1231,7 @@ def _do_defend(st: State, p: int, a: dict, events: list) -> None:
             events.append({"event": "discard", "cards": _names(beaten)})
         events.append({"event": "pick_up", "player": p, "cards": _names(taken)})
         st.table = []
+        st.laid_by.clear()
         _after_bout(st, defender_took=True, how="partial", events=events)
     else:
         _end_bout(st, taken=True, events=events)  # PR6-D2 / RUL-12: covers come back too
@@ -1216,6 +1252,7 @@ def _end_bout(st: State, taken: bool, events: list) -> None:
     d = st.defender
     cards = [c for pair in st.table for c in pair if c is not None]
     if taken:  # POD-R4: the defender picks up everything, covered and uncovered
+        _score_pogony(st, d, st.attack_cards())
         st.hands[d].extend(cards)
         events.append({"event": "pick_up", "player": d, "cards": _names(cards)})
     else:      # POD-R1: "бито", the table goes to the closed discard
@@ -1223,7 +1260,26 @@ def _end_bout(st: State, taken: bool, events: list) -> None:
         st.discard_happened = True
         events.append({"event": "discard", "cards": _names(cards)})
     st.table = []
+    st.laid_by.clear()
     _after_bout(st, defender_took=taken, how="taken" if taken else "beaten", events=events)
+
+
+def _score_pogony(st: State, taker: int, attack_cards: list) -> None:
+    """RUL-61 (VAR-PG1): every rank of which the taker picks up exactly two of the attack cards (his own
+    covers coming back do not count) is one pogon, made by whoever laid the second of the two; it counts
+    only for an opponent of the taker (not for himself, not for a partner)."""
+    by_rank: dict[int, list[int]] = {}
+    for c in attack_cards:  # in the order laid
+        by_rank.setdefault(rank_of(c), []).append(c)
+    for r, cs in by_rank.items():
+        if len(cs) != 2:
+            continue
+        maker = st.laid_by.get(cs[1], st.attacker)  # a loaded position that did not say: the attacker
+        if maker is None or maker == taker or st.team[maker] == st.team[taker]:
+            continue
+        st.pogony[maker] += 1
+        if st.pogon_top[maker] is None or r > st.pogon_top[maker]:
+            st.pogon_top[maker] = r
 
 
 def _draw(st: State, p: int, events: list) -> None:
@@ -1353,7 +1409,30 @@ def _result(st: State, losing_team: int | None, final_bout: int) -> dict:
     res = {"fool": fool, "losing_team": losing_team if (not draw and st.teams is not None) else None,
            "outcome": outcome, "places": places, "bouts": final_bout if st.bout_known else None}
     res["next_dealer"] = _next_dealer(st, losing_team)
+    res.update(_score_result(st))
     return res
+
+
+def _score_result(st: State) -> dict:
+    """RUL-62: with a scoring variant, the scores and the score winners: the side (a player, or a team
+    with its members' scores added) with the most cards beaten (ochkovy), or with the most pogony and
+    then the highest single pogon (pogonny); sides still level share; a side that scored nothing never
+    wins. Without one, these keys are None."""
+    if st.scoring == "fool":
+        return {"points": None, "pogony": None, "pogon_top": None, "score_winners": None}
+    sides = sorted(set(st.team))
+    def side_key(t):
+        members = [s for s in range(st.n) if st.team[s] == t]
+        if st.scoring == "ochkovy":
+            return (sum(st.points[s] for s in members), -1)
+        tops = [st.pogon_top[s] for s in members if st.pogon_top[s] is not None]
+        return (sum(st.pogony[s] for s in members), max(tops) if tops else -1)
+    keys = {t: side_key(t) for t in sides}
+    best = max(keys.values())
+    winners = [s for s in range(st.n) if best[0] > 0 and keys[st.team[s]] == best]
+    sc = st.scores()
+    sc["score_winners"] = winners
+    return sc
 
 
 def _next_dealer(st: State, losing_team: int | None) -> int | None:

@@ -93,6 +93,10 @@ def format_judgement(result: dict) -> str:
             lines.append(f"  deal over: team {res['losing_team']} loses")
         else:
             lines.append("  deal over: a draw")
+        if res.get("score_winners") is not None:  # a scoring variant (RUL-60..62)
+            who = ", ".join(map(str, res["score_winners"])) or "nobody (no score made)"
+            lines.append(f"  score: won by {who}; cards beaten {res['points']}, pogony {res['pogony']} "
+                         f"(highest {res['pogon_top']})")
     else:
         if ev["bout_over"]:
             lines.append(f"  next bout: player {ev['next_attacker']} attacks player {ev['next_defender']}")
@@ -101,6 +105,10 @@ def format_judgement(result: dict) -> str:
         if pos["table"]:
             cells = [f"{r['attack']}/{r['cover'] or '-'}" for r in pos["table"]]
             lines.append(f"  table: {' '.join(cells)}")
+        if pos.get("scores"):
+            sc = pos["scores"]
+            lines.append(f"  score so far: cards beaten {sc['points']}, pogony {sc['pogony']} "
+                         f"(highest {sc['pogon_top']})")
     hands = " | ".join(f"{s}: {' '.join(h) or '-'}" for s, h in pos["hands"].items())
     if "hand_sizes" in pos:
         hands += f"  (hand sizes {pos['hand_sizes']}; some drawn cards are unknown)"

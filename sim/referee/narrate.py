@@ -73,8 +73,13 @@ def _tell(e: dict, who) -> list[str]:
     if k == "deal_over":
         r = e["result"]
         if r["fool"] is not None:
-            return [f"game over after {r['bouts']} bouts: {who(r['fool'])} is the fool"]
-        if r["losing_team"] is not None:
-            return [f"game over after {r['bouts']} bouts: team {r['losing_team']} loses"]
-        return [f"game over after {r['bouts']} bouts: a draw"]
+            out = [f"game over after {r['bouts']} bouts: {who(r['fool'])} is the fool"]
+        elif r["losing_team"] is not None:
+            out = [f"game over after {r['bouts']} bouts: team {r['losing_team']} loses"]
+        else:
+            out = [f"game over after {r['bouts']} bouts: a draw"]
+        if r.get("score_winners") is not None:  # a scoring variant (RUL-60..62)
+            won = ", ".join(who(s) for s in r["score_winners"]) or "nobody"
+            out.append(f"score won by {won} (cards beaten {r['points']}, pogony {r['pogony']})")
+        return out
     return [f"  {e}"]

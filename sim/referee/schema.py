@@ -37,7 +37,7 @@ POSITION = {
         "dealer": {"anyOf": [SEAT, {"type": "null"}]},
         "table": {"type": ["array", "null"], "maxItems": 12, "items": {
             "type": "object", "required": ["attack"],
-            "properties": {"attack": CARD, "cover": {"anyOf": [CARD, {"type": "null"}]}}}},
+            "properties": {"attack": CARD, "cover": {"anyOf": [CARD, {"type": "null"}]}, "by": SEAT}}},
         "first_bout": {"type": "boolean"},
         "out_players": {"type": ["array", "null"], "items": SEAT},
         "out_bouts": {"type": ["object", "null"], "propertyNames": {"pattern": SEAT_KEY},
@@ -55,6 +55,11 @@ POSITION = {
         "shown_cards_this_bout": {"anyOf": [CARDS, {"type": "null"}]},
         "shown_trumps_this_deal": {"anyOf": [CARDS, {"type": "null"}]},
         "result": {"type": ["object", "null"]},
+        "scores": {"type": ["object", "null"], "properties": {
+            "points": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+            "pogony": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+            "pogon_top": {"type": "array", "items": {"enum": ["6", "7", "8", "9", "10", "J", "Q", "K", "A",
+                                                              None]}}}},
     },
 }
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import layout as E
-from sim.core.cards import card_name, cards_of
+from sim.core.cards import RANKS, card_name, cards_of
 from sim.core.rules import Rules
 from sim.core.records import OUTCOMES
 
@@ -58,7 +58,18 @@ def result_of(rec: np.ndarray, rules: Rules) -> dict:
         "outcome": [OUTCOMES[o] for o in rec["outcome"][:n]],
         "places": [int(x) for x in rec["place"][:n]],
         "bouts": int(rec["bouts"]),
+        **score_result_of(rec, rules),
     }
+
+
+def score_result_of(rec: np.ndarray, rules: Rules) -> dict:
+    """The scoring variants' part of a result (RUL-62); None throughout without one."""
+    n = rules.num_players
+    if rules.toggles.get("scoring", "fool") == "fool":
+        return {"points": None, "pogony": None, "pogon_top": None, "score_winners": None}
+    return {"points": [int(x) for x in rec["points"][:n]], "pogony": [int(x) for x in rec["pogony"][:n]],
+            "pogon_top": [None if x < 0 else RANKS[int(x)] for x in rec["pogon_top"][:n]],
+            "score_winners": [s for s in range(n) if (int(rec["score_win"]) >> s) & 1]}
 
 
 def make_traces(rules: Rules, recs: np.ndarray, decks: np.ndarray, rows: np.ndarray, seed: int) -> list[dict]:
