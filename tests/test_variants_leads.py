@@ -126,6 +126,9 @@ def test_VAR_TR1_fewer_cards_when_the_attacker_or_the_defender_holds_fewer():
     short_defender = P({0: "7C KD AH 9S", 1: "6C 8C"}, talon=0)
     assert verdict("podkidnoy", TRY, short_defender, A("attack", 0, cards=["7C", "KD"])).legal
     assert not verdict("podkidnoy", TRY, short_defender, A("attack", 0, cards=["7C", "KD", "AH"])).legal
+    prostoy_short = P({0: "7C KD AH 9S", 1: "6C 8C"}, talon=0)
+    assert verdict("prostoy_6", TRY, prostoy_short, A("attack", 0, cards=["7C", "KD"])).legal
+    assert not verdict("prostoy_6", TRY, prostoy_short, A("attack", 0, cards=["7C", "KD", "AH"])).legal
     assert core_ok(obs_for("podkidnoy", TRY, "7C KD"), "7C KD")
     assert core_ok(obs_for("podkidnoy", TRY, "7C KD AH 9S", limit=2), "7C KD")
     assert not core_ok(obs_for("podkidnoy", TRY, "7C KD AH 9S", limit=2), "7C KD AH")

@@ -227,7 +227,7 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("zanudny", "VAR-ZA1", "Занудный", {"lead_rule": "zanudny"}, "played",
             "a lead includes a card of the highest rank held (RUL-40/41)"),
     Variant("tryoshka", "VAR-TR1", "Трёшка", {"lead_rule": "tryoshka"}, "played",
-            "every bout opens with 3 cards (2 or 1 when fewer are held or allowed; RUL-42..44)"),
+            "every bout opens with 3 cards (2 or 1 when fewer are held or allowed; RUL-42/43)"),
     Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "played",
             "the attacker may lead the top talon card blind (RUL-45..47)"),
     Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny"}, "planned"),
