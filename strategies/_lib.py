@@ -414,7 +414,10 @@ def h_cover(obs, legal, k):
         return c
     c = _pick_cover(obs, k, legal, tr)
     pickup = popcount(obs[O_TABLE_MASK])
-    if pickup <= k[TAKE_MAX_PICKUP]:
+    # zanudny: a high card taken to save a cover comes straight back as a forced high lead, and two such
+    # players holding more than a hand each take in turn for ever (RUL-22); cover instead
+    save = obs[O_RULES + R_LEAD_RULE] != LEAD_ZANUDNY
+    if save and pickup <= k[TAKE_MAX_PICKUP]:
         if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
             return np.int64(NO_CARD)
         if early and _expensive(obs, k, c, tr, hand):
