@@ -26,7 +26,8 @@ from sim.core.layout import (
     PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
     S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
     S_SHOWED, S_SHOWN_BOUT, S_SHOWN_GAME, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_THROW_I, S_TP, SHOW,
-    STATE_SIZE, T_ATTACK, T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
+    STATE_SIZE, FROM_TALON, T_ATTACK, T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN,
+    T_TRANSFER,
 )
 from sim.core.lib import (
     FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, option_ok, popcount, random_card, rng_next,
@@ -638,6 +639,15 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
 
 @njit(cache=True, _nrt=False)
 def _apply_attack(rv, ws, att, a, trace, tn, tracing):
+    from_talon = 0
+    if a == FROM_TALON:  # RUL-45: the top card of the talon, led blind (never the face-up trump card)
+        tp = ws[S_TP]
+        c = ws[S_TALON + tp]
+        ws[S_TP] = tp + 1
+        ws[S_TALON_MASK] &= ~(ONE << c)
+        ws[O_TALON] = ws[S_TEND] - tp - 1
+        a = ONE << c
+        from_talon = 1
     ws[S_LEAD_MASK] = a
     m = a
     k = 0
@@ -645,10 +655,11 @@ def _apply_attack(rv, ws, att, a, trace, tn, tracing):
         _table_add(ws, lowest(m), att)
         m &= m - 1
         k += 1
-    _set_hand(ws, att, ws[S_HANDS + att] & ~a)
-    ws[O_KNOWN + att] &= ~a
+    if from_talon == 0:
+        _set_hand(ws, att, ws[S_HANDS + att] & ~a)
+        ws[O_KNOWN + att] &= ~a
     if tracing:
-        emit(trace, tn, T_ATTACK, att, a, 0)
+        emit(trace, tn, T_ATTACK, att, a, from_talon)
     if rv[R_MODE] == MODE_PROSTOY:
         if rv[R_ATT_DRAW_NOW] != 0:
             _draw(ws, att, rv[R_HAND])

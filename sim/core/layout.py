@@ -24,6 +24,7 @@ K_NONE = -1  # the deal is over: nobody is to act
 KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
 NO_CARD = -1  # cover: take (simple durak: leave uncovered); throw_in: pass; transfer: do not transfer
 SHOW = 64  # transfer answer: card + SHOW = transfer by showing that card
+FROM_TALON = 1 << 36  # attack answer (armenian, RUL-45): lead the top card of the talon, blind and alone
 
 # ---- the observation: what the seat to act may know (the prefix of the state) ---------------
 _OBS_FIELDS = [
@@ -121,5 +122,6 @@ ERR_ILLEGAL = 1
 MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded as unfinished
 
 # ---- trace rows: (code, player, a, b) per action -------------------------------------------
+# T_ATTACK: (T_ATTACK, attacker, card mask, 1 if the card was led from the talon (armenian) else 0)
 T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
 TRACE_CAP = 60000

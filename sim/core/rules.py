@@ -162,13 +162,17 @@ BEATING_TOGGLES = (
 # leads
 LEAD_TOGGLES = (
     _m("lead_rule", ("standard", "zanudny", "tryoshka"), "VAR-ZA1, VAR-TR1",
-       "zanudny: open only with a card of your highest rank; tryoshka: open with exactly 3 cards (2 or 1 "
-       "when fewer are left)."),
+       "zanudny: a lead must include a card of your highest rank (RUL-40); tryoshka: open with exactly 3 "
+       "cards, fewer only when you or the defender hold fewer (RUL-42).", implemented=None),
     _m("zanudny_trumps_apart", (False, True), "VAR-ZA1",
-       "With zanudny, whether trumps count apart when finding the highest rank (004 is silent)."),
+       "With zanudny, trumps count apart: the highest rank is that of your non-trumps, trumps only when "
+       "you hold nothing else (004 is silent; RUL-41).", implemented=None),
     _m("tryoshka_lead", ("any_cards", "same_rank"), "VAR-TR1",
-       "With tryoshka, whether the three cards may be any cards (shram) or must share a rank."),
-    _m("armenian", (False, True), "VAR-AR1", "Армянский: a player may attack with the top card of the talon."),
+       "With tryoshka, whether the three cards may be any cards (shram) or must share a rank (RUL-43).",
+       implemented=None),
+    _m("armenian", (False, True), "VAR-AR1",
+       "Армянский: instead of leading from his hand the attacker may lead the top card of the talon, blind "
+       "and alone; never the face-up trump card (RUL-45..47).", implemented=None),
 )
 # dealing and drawing
 DEALING_TOGGLES = (
@@ -220,9 +224,12 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("korolevsky", "VAR-KO1", "Королевский", {"korolevsky": True}, "planned"),
     Variant("smenny_kozyr", "VAR-SM1", "С подкладным (сменным) козырем", {"changing_trump": True}, "planned"),
     Variant("dvukhkozyrnoy", "VAR-DK1", "Двухкозырной", {"own_trumps": True}, "planned"),
-    Variant("zanudny", "VAR-ZA1", "Занудный", {"lead_rule": "zanudny"}, "planned"),
-    Variant("tryoshka", "VAR-TR1", "Трёшка", {"lead_rule": "tryoshka"}, "planned"),
-    Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "planned"),
+    Variant("zanudny", "VAR-ZA1", "Занудный", {"lead_rule": "zanudny"}, "played",
+            "a lead includes a card of the highest rank held (RUL-40/41)"),
+    Variant("tryoshka", "VAR-TR1", "Трёшка", {"lead_rule": "tryoshka"}, "played",
+            "every bout opens with 3 cards (2 or 1 when fewer are held or allowed; RUL-42/43)"),
+    Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "played",
+            "the attacker may lead the top talon card blind (RUL-45..47)"),
     Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny"}, "planned"),
     Variant("chukotsky", "VAR-CH1", "Чукотский", {"deal_rule": "chukotsky"}, "planned"),
     Variant("pustoy", "VAR-PU1", "Пустой", {"draw_rule": "pustoy"}, "planned"),
@@ -425,6 +432,11 @@ def _check_beating(family: str, n: int, t: dict) -> str | None:
 
 
 def _check_leads(family: str, n: int, t: dict) -> str | None:
+    # zanudny_trumps_apart / tryoshka_lead without their lead_rule are inert (not refused: the fuzzer's
+    # sparse draws would be filtered too often)
+    if t["armenian"] and t["lead_rule"] == "tryoshka":
+        return ("armenian and tryoshka cannot be combined: a one-card lead from the talon is not a "
+                "three-card opening (RUL-47)")
     return None
 
 

@@ -220,6 +220,8 @@ def describe(kind: int, option: int, ws) -> tuple[str, dict]:
     """(text, judge-format action) of a core option at the state's pending decision."""
     p = int(ws[L.O_ACTOR])
     if kind == L.K_ATTACK:
+        if option == L.FROM_TALON:
+            return "lead the top card of the talon", {"type": "attack", "player": p, "from_talon": True}
         cards = [card_name(c) for c in range(36) if (option >> c) & 1]
         return "lead " + " ".join(cards), {"type": "attack", "player": p, "cards": cards}
     if kind == L.K_EXCHANGE:

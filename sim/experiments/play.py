@@ -157,6 +157,8 @@ class Game:
         words = {"take": (L.NO_CARD, {"type": "take", "player": p}), "pass": (L.NO_CARD, {"type": "pass", "player": p}),
                  "swap": (1, {"type": "exchange_trump_six", "player": p}), "exchange": (1, {"type": "exchange_trump_six", "player": p}),
                  "keep": (0, None), "no": (L.NO_CARD, None)}
+        if t == "talon" and kind == L.K_ATTACK:  # armenian: lead the top card of the talon (RUL-45)
+            return L.FROM_TALON, {"type": "attack", "player": p, "from_talon": True}
         if t in words:
             o, act = words[t]
             ok = {"take": (L.K_COVER,), "pass": (L.K_THROW_IN,), "swap": (L.K_EXCHANGE,), "exchange": (L.K_EXCHANGE,),

@@ -798,6 +798,11 @@ def _throw_in_card_verdict(st: State, p: int, c: int) -> Verdict:
 def _check_attack(st: State, a: dict) -> Verdict:
     _not_over(st)
     p = _seat(st, a.get("player"))
+    if a.get("from_talon"):
+        _active_player(st, p)
+        _require(not st.table, "RUL-14", "the bout is already open: the lead has been made")
+        _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
+        return _check_talon_lead(st, p, a)
     cards = _card_list(a.get("cards"))
     _active_player(st, p)
     if st.table:
@@ -807,18 +812,116 @@ def _check_attack(st: State, a: dict) -> Verdict:
     _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
     for c in cards:
         _in_hand(st, p, c)
+    if st.t("lead_rule") == "tryoshka":
+        return _tryoshka_lead(st, p, cards)
     if st.prostoy:
         rule, reason = _prostoy_set(st, cards)
-        return Verdict(True, rule, reason)
-    if st.t("initial_lead") == "single":
-        _require(len(cards) == 1, "POD-A1", "with initial_lead=single the bout is opened with exactly one card")
+        verdict = Verdict(True, rule, reason)
     else:
-        _require(len({rank_of(c) for c in cards}) == 1, "POD-A1",
-                 f"a lead of several cards must be of one rank, and {_join(cards)} are not")
-    broken = _tightest_limit(st, len(cards))
-    if broken:
-        raise _Illegal(broken[1], f"a lead of {len(cards)} cards is too many: {broken[2]}")
-    return Verdict(True, "POD-A1", f"player {p} may lead {_join(cards)}")
+        if st.t("initial_lead") == "single":
+            _require(len(cards) == 1, "POD-A1", "with initial_lead=single the bout is opened with exactly one card")
+        else:
+            _require(len({rank_of(c) for c in cards}) == 1, "POD-A1",
+                     f"a lead of several cards must be of one rank, and {_join(cards)} are not")
+        broken = _tightest_limit(st, len(cards))
+        if broken:
+            raise _Illegal(broken[1], f"a lead of {len(cards)} cards is too many: {broken[2]}")
+        verdict = Verdict(True, "POD-A1", f"player {p} may lead {_join(cards)}")
+    if st.t("lead_rule") == "zanudny":
+        return _zanudny_lead(st, p, cards)
+    return verdict
+
+
+# ---- the §6 lead modifiers (VAR-ZA1, VAR-TR1, VAR-AR1; RUL-40..47) ----------------------------------
+def zanudny_highest(st: State, p: int) -> tuple[int | None, str]:
+    """RUL-40/41: the rank a zanudny lead must include, and which cards it was taken over."""
+    held = [c for c in st.hands[p] if c is not None]
+    over, what = held, "his cards"
+    if st.t("zanudny_trumps_apart"):
+        plain = [c for c in held if not st.is_trump(c)]
+        if plain:
+            over, what = plain, "his non-trumps (trumps count apart)"
+        else:
+            what = "his cards (he holds only trumps)"
+    if not over:
+        return None, what
+    return max(rank_of(c) for c in over), what
+
+
+def _zanudny_lead(st: State, p: int, cards: list[int]) -> Verdict:
+    top, what = zanudny_highest(st, p)
+    apart = st.t("zanudny_trumps_apart")
+    ok = [c for c in cards if rank_of(c) == top and not (apart and st.is_trump(c) and
+                                                         any(not st.is_trump(x) for x in st.hands[p] if x is not None))]
+    _require(bool(ok), "VAR-ZA1",
+             f"in zanudny a lead must include a card of the highest rank among {what} ({RANKS[top]}), "
+             f"and {_join(cards)} does not (RUL-40)")
+    return Verdict(True, "VAR-ZA1", f"player {p} may lead {_join(cards)}: it includes {nm(ok[0])}, of the "
+                                    f"highest rank among {what} (RUL-40)")
+
+
+def tryoshka_size(st: State, p: int) -> tuple[int, str]:
+    """RUL-42/43: how many cards a tryoshka lead has, and why."""
+    held = [c for c in st.hands[p] if c is not None]
+    if st.t("tryoshka_lead") == "same_rank":
+        most = max(Counter(rank_of(c) for c in held).values()) if held else 0
+        need, why = min(3, most), f"he holds at most {most} card(s) of one rank"
+    else:
+        need, why = min(3, len(st.hands[p])), f"he holds {len(st.hands[p])} card(s)"
+    if st.prostoy:
+        d = st.defender
+        if st.hand_size(d) < need:
+            need, why = st.hand_size(d), f"the defender (player {d}) holds only {st.hand_size(d)}"
+    else:
+        while need > 0 and _tightest_limit(st, need):
+            broken = _tightest_limit(st, need)
+            need, why = broken[0], broken[2]
+    return need, why
+
+
+def _tryoshka_lead(st: State, p: int, cards: list[int]) -> Verdict:
+    need, why = tryoshka_size(st, p)
+    _require(len(cards) == need, "VAR-TR1",
+             f"in tryoshka every bout opens with exactly {need} card(s) here ({'three' if need == 3 else why}), "
+             f"not {len(cards)} (RUL-42)")
+    if st.t("tryoshka_lead") == "same_rank":
+        _require(len({rank_of(c) for c in cards}) == 1, "VAR-TR1",
+                 f"with tryoshka_lead=same_rank the opening cards share a rank, and {_join(cards)} do not (RUL-43)")
+    return Verdict(True, "VAR-TR1", f"player {p} may open with {_join(cards)}: {need} card(s) (RUL-42)")
+
+
+def _check_talon_lead(st: State, p: int, a: dict) -> Verdict:
+    """VAR-AR1 / RUL-45..47: the top card of the talon as the whole lead, blind."""
+    _require(bool(st.t("armenian")), "VAR-AR1",
+             "a bout is opened from the talon only in Armenian durak (armenian=true)")
+    face_down = len(st.talon) - (1 if st.trump_under_talon() else 0)
+    _require(face_down > 0, "RUL-46",
+             "the talon holds no face-down card to lead" + (" (the face-up trump card is never led)"
+                                                           if st.trump_under_talon() else ""))
+    named = a.get("cards") or []
+    _require(len(named) <= 1, "RUL-45", "a lead from the talon is the top card alone, nothing from the hand with it")
+    top = st.talon[0]
+    if named:
+        c = _card(named[0])
+        if top is not None:
+            _require(c == top, "RUL-45", f"the top card of the talon is {nm(top)}, not {nm(c)}")
+        else:
+            _require(c not in _known_cards(st), "RUL-45", f"{nm(c)} is not in the talon")
+        top = c
+    _require(top is not None, "RUL-45", "the talon's order is not known: name the card turned up in 'cards'")
+    if st.prostoy:
+        _require(st.hand_size(st.defender) >= 1, "PR6-A4", "the defender holds no card")
+    else:
+        broken = _tightest_limit(st, 1)
+        if broken:
+            raise _Illegal(broken[1], f"no card may be led: {broken[2]}")
+    return Verdict(True, "VAR-AR1", f"player {p} may lead the top card of the talon ({nm(top)}), blind (RUL-45)")
+
+
+def _known_cards(st: State) -> set:
+    every = list(st.discard) + list(st.removed) + [c for h in st.hands for c in h]
+    every += [c for pair in st.table for c in pair] + list(st.talon[1:])
+    return {c for c in every if c is not None}
 
 
 def _pairs(cards) -> int:
@@ -1131,7 +1234,16 @@ def _do(st: State, a: dict) -> list[dict]:
         return events
     kind = a["type"]
     p = int(a["player"])
-    if kind == "attack":
+    if kind == "attack" and a.get("from_talon"):
+        top = st.talon.pop(0)  # RUL-45: the top card, face down until it lands on the table
+        if top is None:
+            top = _card((a.get("cards") or [None])[0])
+        st.table.append([top, None])
+        st.passed.clear()
+        events.append({"event": "attack", "player": p, "cards": [nm(top)], "from_talon": True})
+        if st.prostoy and st.t("prostoy_attacker_draw_timing") == "immediately":
+            _draw(st, p, events)
+    elif kind == "attack":
         cards = [_card(x) for x in a["cards"]]
         for c in cards:
             st.hands[p].remove(c)

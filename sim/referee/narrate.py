@@ -39,6 +39,8 @@ def narrate(trace: dict, seat_names: list[str]) -> list[str]:
 def _tell(e: dict, who) -> list[str]:
     k = e["event"]
     if k == "attack":
+        if e.get("from_talon"):
+            return [f"  {who(e['player'])} leads the top card of the talon: {' '.join(e['cards'])}"]
         return [f"  {who(e['player'])} leads {' '.join(e['cards'])}"]
     if k == "cover":
         return [f"  {who(e['player'])} covers {e['attack']} with {e['cover']}"]

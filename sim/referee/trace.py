@@ -22,7 +22,10 @@ def decode_actions(rows: np.ndarray) -> list[list[dict]]:
             acts = []
             deals.append(acts)
         elif code == E.T_ATTACK:
-            acts.append({"type": "attack", "player": p, "cards": [card_name(c) for c in cards_of(a)]})
+            act = {"type": "attack", "player": p, "cards": [card_name(c) for c in cards_of(a)]}
+            if b == 1:  # armenian: led from the top of the talon (RUL-45)
+                act["from_talon"] = True
+            acts.append(act)
         elif code == E.T_COVER:
             acts.append({"type": "cover", "player": p, "attack": card_name(a), "cover": card_name(b)})
         elif code == E.T_TAKE:
