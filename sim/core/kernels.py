@@ -888,7 +888,7 @@ def _ot_below(ws, n):
 
 @njit(cache=True, _nrt=False)
 def _to_discard(rv, ws, cards, trace, tn, tracing):
-    """The beaten cards of a bout go to the discard. VAR-OT1 otboyny (RUL-55): every second bout that
+    """The beaten cards of a bout go to the discard. VAR-OT1 otboyny (RUL-54): every second bout that
     discards sends them into the talon instead, shuffled with its face-down cards, the trump card still
     last; with no talon left they are discarded as usual."""
     ws[S_ANY_DISCARD] = 1
