@@ -47,6 +47,7 @@ from sim.core.lib import (
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters, bit, lowest, popcount,
     variant_lead, zanudny_cards,
 )
+from sim.core.layout import O_REMOVED_KNOWN
 from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
     R_TWO_PAIR_SIZE
 
@@ -107,7 +108,7 @@ def n_active(obs):
 @njit(_nrt=False)
 def unseen(obs):
     """Cards whose place the seat to move does not know: not in its hand, not discarded, not on the
-    table, not known in another hand, not the face-up trump card under the talon."""
+    table, not known in another hand, not the face-up trump card under the talon or out of play."""
     me = obs[O_SEAT]
     m = FULL & ~obs[O_HAND] & ~obs[O_DISCARD] & ~obs[O_TABLE_MASK]
     for s in range(obs[O_N]):
@@ -115,7 +116,7 @@ def unseen(obs):
             m &= ~obs[O_KNOWN + s]
     if obs[O_TRUMP_IN_TALON]:
         m &= ~(np.int64(1) << obs[O_TRUMP_CARD])
-    return m
+    return m & ~obs[O_REMOVED_KNOWN]  # VAR-CH1/NA1: the trump card turned and put out of play
 
 
 @njit(_nrt=False)

@@ -47,6 +47,9 @@ _OBS_FIELDS = [
     # -- beating and trumps
     # -- leads
     # -- dealing and drawing
+    ("REMOVED", 1),  # cards out of play (chukotsky, navaleny out_of_play): how many
+    ("REMOVED_KNOWN", 1),  # the removed cards everybody saw (the turned trump card)
+    ("DISCARDS", 1),  # otboyny: bouts that sent cards to the discard so far (every second goes to the talon)
     # -- scoring
     ("TABLE_BY", 12),  # who laid each attack card (the slot's seat; -1 empty): a pogon's maker (RUL-61)
     ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # per seat so far, kept when a scoring variant is on:
@@ -63,6 +66,7 @@ _o, O_SIZE = _place(_OBS_FIELDS)
 # -- beating and trumps
 # -- leads
 # -- dealing and drawing
+O_REMOVED, O_REMOVED_KNOWN, O_DISCARDS = _o["REMOVED"], _o["REMOVED_KNOWN"], _o["DISCARDS"]
 # -- scoring
 O_TABLE_BY, O_POINTS, O_POGONY, O_POGON_TOP = _o["TABLE_BY"], _o["POINTS"], _o["POGONY"], _o["POGON_TOP"]
 
@@ -75,6 +79,8 @@ _STATE_FIELDS = [
     # -- beating and trumps
     # -- leads
     # -- dealing and drawing
+    ("REMOVED", 1),  # the mask of the cards out of play
+    ("OT_RNG", 1),  # otboyny: the deal's own random stream (seeded at the deal) for shuffling cards back in
     # -- scoring
 ]
 _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
@@ -82,6 +88,7 @@ _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 # -- beating and trumps
 # -- leads
 # -- dealing and drawing
+S_REMOVED, S_OT_RNG = _s["REMOVED"], _s["OT_RNG"]
 # -- scoring
 
 # phases of a bout (S_PHASE)
@@ -124,4 +131,5 @@ MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded
 # ---- trace rows: (code, player, a, b) per action -------------------------------------------
 # T_ATTACK: (T_ATTACK, attacker, card mask, 1 if the card was led from the talon (armenian) else 0)
 T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
+T_RESHUFFLE = 11  # VAR-OT1: (code, -1, card, index) per card of the talon after a discard is shuffled in
 TRACE_CAP = 60000

@@ -178,12 +178,26 @@ LEAD_TOGGLES = (
 DEALING_TOGGLES = (
     _m("deal_rule", ("standard", "navaleny", "chukotsky"), "VAR-NA1, VAR-CH1",
        "navaleny: the whole pack is dealt at once; chukotsky: after the deal the talon and the trump card "
-       "are removed from play."),
-    _m("draw_rule", ("standard", "pustoy"), "VAR-PU1", "pustoy: a player draws only when his hand is empty."),
+       "are removed from play.", implemented=None),
+    _m("navaleny_extra_cards", ("dealt_on", "out_of_play"), "VAR-NA1",
+       "With navaleny, when the pack does not split evenly (5 players: 36 = 7 x 5 + 1): dealt_on = the deal "
+       "goes on one at a time until the pack is used up, so the first seats from the dealer's left get one "
+       "card more (004 «колода карт раздаётся за один раз»: the whole pack is dealt); out_of_play = every "
+       "seat gets the same number and the cards left over are put out of play face down (RUL-52).",
+       implemented=None),
+    _m("navaleny_trump", ("last_card_dealt", "leftover_card"), "VAR-NA1",
+       "With navaleny, the trump when no card is left to turn: last_card_dealt = the last card dealt is "
+       "shown for trump and stays in that hand (durak.app; RUL-2's 6 x 6 deal); leftover_card = with "
+       "navaleny_extra_cards=out_of_play and a card left over, that card is turned for trump and stays out "
+       "of play face up (RUL-52).", implemented=None),
+    _m("draw_rule", ("standard", "pustoy"), "VAR-PU1", "pustoy: a player draws only when his hand is empty.",
+       implemented=None),
     _m("pustoy_refill_to", (6, 1, 2, 3, 4, 5), "VAR-PU1",
-       "With pustoy, how many cards an empty hand draws (004 is silent)."),
-    _m("otboyny", (False, True), "VAR-OT1", "Отбойный: every second discard is shuffled back into the talon."),
-    _m("albanian", (False, True), "VAR-AL1", "Албанский: the talon is sorted from high to low."),
+       "With pustoy, how many cards an empty hand draws (004 is silent).", implemented=None),
+    _m("otboyny", (False, True), "VAR-OT1", "Отбойный: every second discard is shuffled back into the talon.",
+       implemented=None),
+    _m("albanian", (False, True), "VAR-AL1", "Албанский: the talon is sorted from high to low.",
+       implemented=None),
     _m("poker_swap", (False, True), "VAR-PO1",
        "Покерный: before beating, a player holding six cards or fewer may swap up to two cards with the talon."),
 )
@@ -230,7 +244,8 @@ VARIANTS: tuple[Variant, ...] = (
             "every bout opens with 3 cards (2 or 1 when fewer are held or allowed; RUL-42/43)"),
     Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "played",
             "the attacker may lead the top talon card blind (RUL-45..47)"),
-    Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny"}, "planned"),
+    Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny", "first_attacker_first_deal": "lowest_trump"},
+            "planned", "the whole pack is dealt; the lowest trump leads the first deal (004)"),
     Variant("chukotsky", "VAR-CH1", "Чукотский", {"deal_rule": "chukotsky"}, "planned"),
     Variant("pustoy", "VAR-PU1", "Пустой", {"draw_rule": "pustoy"}, "planned"),
     Variant("otboyny", "VAR-OT1", "Отбойный", {"otboyny": True}, "planned"),
@@ -441,6 +456,10 @@ def _check_leads(family: str, n: int, t: dict) -> str | None:
 
 
 def _check_dealing(family: str, n: int, t: dict) -> str | None:
+    if t["albanian"] and t["deal_rule"] != "standard":
+        return f"albanian sorts the talon, but deal_rule={t['deal_rule']} leaves no talon to sort"
+    if t["albanian"] and t["otboyny"]:
+        return "albanian (a sorted talon) and otboyny (discards shuffled into the talon) contradict each other"
     return None
 
 
@@ -462,8 +481,9 @@ R_BEATING = R_TEAM0 + 6   # beating and trumps
 R_LEADS = R_OWN_TRUMPS + 1  # leads
 (R_LEAD_RULE, R_ZANUDNY_TRUMPS_APART, R_TRYOSHKA_SAME_RANK, R_ARMENIAN) = range(R_LEADS, R_LEADS + 4)
 R_DEALING = R_ARMENIAN + 1  # dealing and drawing
-(R_DEAL_RULE, R_PUSTOY, R_PUSTOY_REFILL, R_OTBOYNY, R_ALBANIAN, R_POKER) = range(R_DEALING, R_DEALING + 6)
-R_SCORING = R_POKER + 1  # scoring
+(R_DEAL_RULE, R_PUSTOY, R_PUSTOY_REFILL, R_OTBOYNY, R_ALBANIAN, R_POKER, R_NAVALENY_OUT, R_NAVALENY_LEFTOVER_TRUMP,
+ R_DEALING_ANY) = range(R_DEALING, R_DEALING + 9)
+R_SCORING = R_DEALING_ANY + 1  # scoring
 (R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
 R_VARIANT_ANY = R_SCORING_RULE + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
 R_SIZE = R_VARIANT_ANY + 1
@@ -549,6 +569,10 @@ def _pack_dealing(v, t):
     v[R_OTBOYNY] = t["otboyny"]
     v[R_ALBANIAN] = t["albanian"]
     v[R_POKER] = t["poker_swap"]
+    v[R_NAVALENY_OUT] = t["navaleny_extra_cards"] == "out_of_play"
+    v[R_NAVALENY_LEFTOVER_TRUMP] = t["navaleny_trump"] == "leftover_card"
+    v[R_DEALING_ANY] = (v[R_DEAL_RULE] != 0 or v[R_PUSTOY] != 0 or v[R_OTBOYNY] != 0 or v[R_ALBANIAN] != 0
+                        or v[R_POKER] != 0)
 
 
 def _pack_scoring(v, t):

@@ -196,7 +196,8 @@ def plot_rates(exp: Experiment, path: Path | None = None):
     w = 0.27
     for i, what in enumerate(RATES):
         p = df[what].to_numpy()
-        err = np.vstack([p - df[f"{what}_lo"].to_numpy(), df[f"{what}_hi"].to_numpy() - p])
+        # clipped: at a rate of exactly 0 or 1 the interval's end can differ from it by a rounding error
+        err = np.clip(np.vstack([p - df[f"{what}_lo"].to_numpy(), df[f"{what}_hi"].to_numpy() - p]), 0, None)
         ax.bar(x + (i - 1) * w, 100 * p, w, yerr=100 * err, capsize=3, label=what)
     ax.set_xticks(x, df.index, rotation=15)
     ax.set_ylabel("% of games")

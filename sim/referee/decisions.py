@@ -367,8 +367,10 @@ def trace_state(trace: dict) -> State:
                if k not in TOGGLE_BY_NAME or family in TOGGLE_BY_NAME[k].families}
     rules = resolve(family, trace["num_players"], toggles)
     later = int(trace.get("deal", 0)) > 0
-    return new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
-                    previous_fool=trace.get("previous_fool") if later else None)
+    st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
+                  previous_fool=trace.get("previous_fool") if later else None)
+    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]  # VAR-OT1
+    return st
 
 
 def _decisions_of(st: State, a: dict) -> list[tuple[int, int, int]]:

@@ -115,6 +115,8 @@ class State:
         self.out_bout: dict[int, int] = {}          # seat -> bout in which he went out (0: before a loaded position)
         self.discard: list = []
         self.removed: list = []                     # removed_from_play (variants; kept for card conservation)
+        self.discard_bouts = 0                      # VAR-OT1: bouts that have sent cards to the discard
+        self.talon_shuffles: list = []              # VAR-OT1: the talon orders a trace recorded, in turn
         self.first_bout = True
         self.discard_happened = False               # a bout has ended in "бито" (first_bout_limit_scope)
         self.take_declared = False
@@ -222,6 +224,7 @@ class State:
         c.out_bout = dict(self.out_bout)
         c.discard = list(self.discard)
         c.removed = list(self.removed)
+        c.talon_shuffles = [list(t) for t in self.talon_shuffles]
         c.passed = set(self.passed)
         c.shown_players_bout = set(self.shown_players_bout)
         c.shown_cards_bout = set(self.shown_cards_bout)
@@ -266,7 +269,9 @@ class State:
             "seats_clockwise": list(range(self.n)),
             "trump_suit": None if self.trump_suit is None else SUITS[self.trump_suit],
             "trump_card": None if self.trump_card is None else nm(self.trump_card),
-            "trump_card_location": "talon_bottom" if self.trump_under_talon() else "already_drawn",
+            "trump_card_location": ("talon_bottom" if self.trump_under_talon() else
+                                    "removed_from_play" if self.trump_card is not None
+                                    and self.trump_card in self.removed else "already_drawn"),
             "talon_size": len(self.talon),
             "talon_order_top_to_bottom": _names(self.talon) if talon_known and self.talon else None,
             "hands": {str(s): [nm(c) for c in self.hands[s] if c is not None] for s in range(self.n)},
@@ -286,6 +291,8 @@ class State:
                 if a in self.laid_by:
                     row["by"] = self.laid_by[a]
             pos["scores"] = self.scores()
+        if self.t("otboyny"):
+            pos["discard_bouts"] = self.discard_bouts
         # The referee's own bookkeeping (read back by load_position; ignored by other readers).
         pos["bout_number"] = self.bout if self.bout_known else None
         pos["bout_opener"] = self.bout_opener
@@ -403,8 +410,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     if st.trump_card is not None and st.trump_suit is None:
         st.trump_suit = suit_of(st.trump_card)
     loc = position.get("trump_card_location") or "talon_bottom"
-    if loc not in ("talon_bottom", "already_drawn"):
-        raise ValueError(f"trump_card_location must be talon_bottom or already_drawn, got {loc!r}")
+    if loc not in ("talon_bottom", "already_drawn", "removed_from_play"):
+        raise ValueError(f"trump_card_location must be talon_bottom, already_drawn or removed_from_play, got {loc!r}")
     size = int(position.get("talon_size") or 0)
     order = position.get("talon_order_top_to_bottom")
     if order is not None:
@@ -420,7 +427,7 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     if st.trump_card is None and order is not None and st.talon and loc == "talon_bottom":
         st.trump_card = st.talon[-1]
         st.trump_suit = suit_of(st.trump_card) if st.trump_suit is None else st.trump_suit
-    st.trump_card_location = loc if st.talon else "already_drawn"
+    st.trump_card_location = loc if st.talon or loc == "removed_from_play" else "already_drawn"
     if st.trump_card_location == "talon_bottom" and st.talon[-1] != st.trump_card:
         raise ValueError("the talon's last card must be the face-up trump card (C-3)")
 
@@ -456,6 +463,9 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     for s_raw, b in (position.get("out_bouts") or {}).items():
         st.out_bout[int(s_raw)] = int(b)
     st.removed = cards(position.get("removed_from_play"), "removed_from_play")
+    if loc == "removed_from_play" and (st.trump_card is None or st.trump_card not in st.removed):
+        raise ValueError("trump_card_location is removed_from_play but removed_from_play does not list the trump card")
+    st.discard_bouts = int(position.get("discard_bouts", 0))
     total_known = len(st.talon) + sum(len(h) for h in st.hands) + sum(1 + (p[1] is not None) for p in st.table)
     total_known += len(st.removed)
     dc = position.get("discard_count")
@@ -523,25 +533,60 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     if not 0 <= dealer < n:
         raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
     st.dealer = dealer
-    i = 0
-    for _ in range(h):                     # RUL-2: one at a time clockwise from the dealer's left
-        for k in range(1, n + 1):
-            st.hands[(dealer + k) % n].append(pack[i])
-            i += 1
-    if i < N_CARDS:                        # the next card is turned and lies under the talon
-        st.trump_card = pack[i]
-        st.talon = pack[i + 1:] + [pack[i]]
-        st.trump_card_location = "talon_bottom"
-    else:                                  # 6 x 6: the dealer's last card is shown and kept
-        st.trump_card = pack[-1]
-        st.talon = []
-        st.trump_card_location = "already_drawn"
+    deal_rule = st.t("deal_rule", "standard")
+    if deal_rule == "navaleny":
+        _deal_navaleny(st, pack)
+    else:
+        i = 0
+        for _ in range(h):                     # RUL-2: one at a time clockwise from the dealer's left
+            for k in range(1, n + 1):
+                st.hands[(dealer + k) % n].append(pack[i])
+                i += 1
+        if i < N_CARDS:                        # the next card is turned and lies under the talon
+            st.trump_card = pack[i]
+            face_down = pack[i + 1:]
+            if st.t("albanian"):
+                # VAR-AL1 / RUL-53: the talon lies sorted by rank, aces on top; equal ranks keep the order
+                # they had in the shuffled pack (sorted() is stable); the trump card stays under it
+                face_down = sorted(face_down, key=lambda c: -rank_of(c))
+            st.talon = face_down + [pack[i]]
+            st.trump_card_location = "talon_bottom"
+            if deal_rule == "chukotsky":
+                # VAR-CH1 / RUL-51: the talon with the trump card leaves play; the trump suit stays
+                st.removed = st.talon
+                st.talon = []
+                st.trump_card_location = "removed_from_play"
+        else:                                  # 6 x 6: the dealer's last card is shown and kept
+            st.trump_card = pack[-1]
+            st.talon = []
+            st.trump_card_location = "already_drawn"
     st.trump_suit = suit_of(st.trump_card)
     st.first_bout = True
     st.attacker = _first_attacker(st, later_deal, previous_fool)
     st.defender = st.defender_for(st.attacker)
     st.bout_opener = st.attacker
     return st
+
+
+def _deal_navaleny(st: State, pack: list) -> None:
+    """VAR-NA1 / RUL-52: the whole pack is dealt one at a time clockwise from the dealer's left; with
+    navaleny_extra_cards=out_of_play each seat gets 36 // n and the rest leaves play. The last card dealt
+    is shown for trump and stays in its hand (RUL-2's 6 x 6 rule), or, with navaleny_trump=leftover_card
+    and a card left over, the first leftover card is turned for trump and stays out of play."""
+    n = st.n
+    per_seat_total = N_CARDS
+    if st.t("navaleny_extra_cards") == "out_of_play":
+        per_seat_total = (N_CARDS // n) * n
+    for i in range(per_seat_total):
+        st.hands[(st.dealer + 1 + i) % n].append(pack[i])
+    st.removed = pack[per_seat_total:]
+    st.talon = []
+    if st.removed and st.t("navaleny_trump") == "leftover_card":
+        st.trump_card = st.removed[0]
+        st.trump_card_location = "removed_from_play"
+    else:
+        st.trump_card = pack[per_seat_total - 1]
+        st.trump_card_location = "already_drawn"
 
 
 def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> int:
@@ -1336,11 +1381,9 @@ def _do_defend(st: State, p: int, a: dict, events: list) -> None:
         beaten = [c for pair in st.table if pair[1] is not None for c in pair]
         taken = st.uncovered()
         _score_pogony(st, p, taken)
-        st.discard.extend(beaten)
         st.hands[p].extend(taken)
         if beaten:
-            st.discard_happened = True
-            events.append({"event": "discard", "cards": _names(beaten)})
+            _discard(st, beaten, events)
         events.append({"event": "pick_up", "player": p, "cards": _names(taken)})
         st.table = []
         st.laid_by.clear()
@@ -1368,9 +1411,7 @@ def _end_bout(st: State, taken: bool, events: list) -> None:
         st.hands[d].extend(cards)
         events.append({"event": "pick_up", "player": d, "cards": _names(cards)})
     else:      # POD-R1: "бито", the table goes to the closed discard
-        st.discard.extend(cards)
-        st.discard_happened = True
-        events.append({"event": "discard", "cards": _names(cards)})
+        _discard(st, cards, events)
     st.table = []
     st.laid_by.clear()
     _after_bout(st, defender_took=taken, how="taken" if taken else "beaten", events=events)
@@ -1392,11 +1433,45 @@ def _score_pogony(st: State, taker: int, attack_cards: list) -> None:
         st.pogony[maker] += 1
         if st.pogon_top[maker] is None or r > st.pogon_top[maker]:
             st.pogon_top[maker] = r
+def _discard(st: State, cards: list, events: list) -> None:
+    """Beaten cards go to the closed discard. VAR-OT1 otboyny (RUL-54): every second time a bout sends
+    cards to the discard they go into the talon instead, shuffled in with its face-down cards (the trump
+    card stays at the bottom); if the talon is used up, they are discarded as usual."""
+    st.discard_happened = True
+    if st.t("otboyny"):
+        st.discard_bouts += 1
+        if st.discard_bouts % 2 == 0 and st.talon:
+            bottom = st.talon[-1] if st.trump_card_location == "talon_bottom" else None
+            face_down = st.talon[:-1] if bottom is not None else list(st.talon)
+            pool = face_down + list(cards)
+            if st.talon_shuffles:  # the whole new talon, top first, the trump card (if any) last
+                order = [parse_card(x) if isinstance(x, str) else x for x in st.talon_shuffles.pop(0)]
+                if bottom is not None:
+                    if not order or order[-1] != bottom:
+                        raise RefereeError(f"VAR-OT1: the recorded talon {_names(order)} does not end with the "
+                                           f"face-up trump card {nm(bottom)}")
+                    order = order[:-1]
+                known = [c for c in pool if c is not None]
+                if len(order) != len(pool) or not Counter(known) <= Counter(order):
+                    raise RefereeError(f"VAR-OT1: the recorded talon {_names(order)} is not the face-down talon "
+                                       f"with {_join(cards)} shuffled in")
+                new = order
+            else:  # the shuffle's outcome is unknown (a judged position): cards of unknown identity
+                new = [None] * len(pool)
+            st.talon = new + ([bottom] if bottom is not None else [])
+            events.append({"event": "shuffled_into_talon", "cards": _names(cards), "talon_size": len(st.talon)})
+            return
+    st.discard.extend(cards)
+    events.append({"event": "discard", "cards": _names(cards)})
 
 
 def _draw(st: State, p: int, events: list) -> None:
-    """Refill one player to the hand size from the top of the talon (extras are kept)."""
-    need = st.toggles["hand_size"] - len(st.hands[p])
+    """Refill one player to the hand size from the top of the talon (extras are kept). VAR-PU1 pustoy:
+    only an empty hand draws, up to pustoy_refill_to."""
+    if st.t("draw_rule") == "pustoy":
+        need = st.toggles["pustoy_refill_to"] if not st.hands[p] else 0
+    else:
+        need = st.toggles["hand_size"] - len(st.hands[p])
     if need <= 0 or not st.talon:
         return
     got = st.talon[:need]
@@ -1581,6 +1656,7 @@ def replay(trace: dict) -> dict:
     later = int(trace.get("deal", 0)) > 0
     st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
                   previous_fool=trace.get("previous_fool") if later else None)
+    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]
     actions = trace.get("actions") or []
     for i, a in enumerate(actions):
         v = check(st, a)

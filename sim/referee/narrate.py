@@ -58,6 +58,8 @@ def _tell(e: dict, who) -> list[str]:
         return [f"  {who(e['player'])} picks up {' '.join(e['cards'])}"]
     if k == "discard":
         return [f"  beaten off: {' '.join(e['cards'])} go to the discard"]
+    if k == "shuffled_into_talon":
+        return [f"  beaten off: {' '.join(e['cards'])} are shuffled into the talon (otboyny)"]
     if k == "transfer":
         return [f"  {who(e['player'])} transfers with {e['card']}: {who(e['new_defender'])} must defend"]
     if k == "transfer_by_showing":

@@ -14,13 +14,31 @@ from sim.core.records import OUTCOMES
 
 def decode_actions(rows: np.ndarray) -> list[list[dict]]:
     """Trace rows -> one list of action dicts per deal."""
+    return decode(rows)[0]
+
+
+def decode_shuffles(rows: np.ndarray) -> list[list[list[str]]]:
+    """Trace rows -> per deal, the talon orders (top first) after each otboyny shuffle (VAR-OT1)."""
+    return decode(rows)[1]
+
+
+def decode(rows: np.ndarray) -> tuple[list[list[dict]], list[list[list[str]]]]:
+    """Trace rows -> (one list of action dicts per deal, per deal the talons shuffled in by otboyny)."""
     deals: list[list[dict]] = []
+    shuffles: list[list[list[str]]] = []
     acts: list[dict] = []
+    shuf: list[list[str]] = []
     covers: list[dict] = []
     for code, p, a, b in rows.tolist():
         if code == E.T_DEAL:
             acts = []
+            shuf = []
             deals.append(acts)
+            shuffles.append(shuf)
+        elif code == E.T_RESHUFFLE:  # not an action: the new talon order, one row per card
+            if b == 0:
+                shuf.append([])
+            shuf[-1].append(card_name(a))
         elif code == E.T_ATTACK:
             act = {"type": "attack", "player": p, "cards": [card_name(c) for c in cards_of(a)]}
             if b == 1:  # armenian: led from the top of the talon (RUL-45)
@@ -49,7 +67,7 @@ def decode_actions(rows: np.ndarray) -> list[list[dict]]:
                 covers = []
         else:
             raise ValueError(f"unknown trace code {code}")
-    return deals
+    return deals, shuffles
 
 
 def result_of(rec: np.ndarray, rules: Rules) -> dict:
@@ -78,7 +96,8 @@ def score_result_of(rec: np.ndarray, rules: Rules) -> dict:
 def make_traces(rules: Rules, recs: np.ndarray, decks: np.ndarray, rows: np.ndarray, seed: int) -> list[dict]:
     out = []
     prev_fool = None
-    for d, acts in enumerate(decode_actions(rows)):
+    deals, shuffles = decode(rows)
+    for d, acts in enumerate(deals):
         rec = recs[d]
         out.append({
             "family": rules.family, "num_players": rules.num_players, "toggles": dict(rules.toggles),
@@ -87,5 +106,7 @@ def make_traces(rules: Rules, recs: np.ndarray, decks: np.ndarray, rows: np.ndar
             "dealer": int(rec["dealer"]), "first_attacker": int(rec["first_attacker"]),
             "deck": [card_name(int(c)) for c in decks[d]], "actions": acts, "result": result_of(rec, rules),
         })
+        if shuffles[d]:
+            out[-1]["talon_shuffles"] = shuffles[d]
         prev_fool = out[-1]["result"]["fool"]
     return out
