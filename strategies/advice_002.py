@@ -59,6 +59,17 @@ PARAMS = {
                 "so he must take (002's endgame advice); 0: off"),
     "whole_set_defence": (1.0, 0.0, 1.0, "1: cover a led set as a whole (strongest card first) and take at once when "
                           "it cannot all be covered; 0: cover card by card, like greedy"),
+    # the rest of issue 13 §6: 002's advice that no knob followed yet (defaults off: see the docstring)
+    "take_high_attack": (99.0, 0.0, 99.0, "002's «лучше принять, чем крыть хорошую, старшую масть» read as written: "
+                         "while the talon holds at least take_high_talon cards, take rather than cover a card led at "
+                         "you whose rank index is at least this (any suit; 6 = queen, 8 = ace), however many cards "
+                         "that picks up (99: off)"),
+    "avoid_draw": (0.0, 0.0, 1.0, "1: two players left, talon empty: never lead your whole hand when the opponent "
+                   "can cover it with all of his cards (you would both go out: a draw, 002's «не сделать ничьей»); "
+                   "lead your cheapest card instead; 0: off"),
+    "endgame_many": (0.0, 0.0, 1.0, "002's endgame rule with three or more players left: once the talon is empty, "
+                     "lead a set holding a card your neighbour cannot beat with at least this chance, judged from "
+                     "every card shown (0: off; the two-player rule is 'endgame')"),
 }
 
 
@@ -66,9 +77,10 @@ PARAMS = {
 def _k(p):
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
+    # ENDGAME_MANY, KEEP_PAIR_TALON
     return (p[5], -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, p[7], 99.0, 99.0, 0.0, 0.0, p[6],
-            8.0, p[4], -1.0, 1.0, p[8], p[9])
+            8.0, p[4], -1.0, 1.0, p[8], p[9], p[10], p[11], p[12], 99.0)
 
 
 @njit(_nrt=False)

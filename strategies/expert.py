@@ -89,11 +89,12 @@ def _k(obs, p):
         b = K_P6
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
+    # ENDGAME_MANY, KEEP_PAIR_TALON
     return (_o(p[0], b[0]), _o(p[1], b[1]), _o(p[2], b[2]), _o(p[3], b[3]), b[4], _o(p[4], b[5]),
             _o(p[5], b[6]), _o(p[6], b[7]), _o(p[7], b[8]), _o(p[8], b[9]), _o(p[9], b[10]), _o(p[10], b[11]),
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
-            _o(p[14], b[18]), b[19])
+            _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23])
 
 
 @njit(_nrt=False)

@@ -46,6 +46,9 @@ PARAMS = {
     "count_talon": (0.0, -1.0, 36.0, "... while talon <= this (0: only once the talon is empty)"),
     "endgame": (1.0, 0.0, 1.0, "two players, talon empty (every card known): lead and throw in cards the opponent "
                 "cannot beat first (0: off); was switched by count_known before issue 13"),
+    "keep_pair_talon": (99.0, 0.0, 99.0, "001's «иногда выгоднее придержать пару карт для следующего кона»: while the "
+                        "talon holds at least this many cards, do not throw in a card of a rank you hold two or more "
+                        "of; keep the pair for your own next lead (99: off; 0: always)"),
 }
 
 
@@ -53,9 +56,10 @@ PARAMS = {
 def _k(p):
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
+    # ENDGAME_MANY, KEEP_PAIR_TALON
     return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
-            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0)
+            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0, 99.0, 0.0, 0.0, p[9])
 
 
 @njit(_nrt=False)
