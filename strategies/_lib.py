@@ -331,9 +331,12 @@ def _plan_attack(obs, k):
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
         cap = obs[O_LIMIT]
         if end2 or endm:
-            x = best_unbeatable(obs, hand, dfn, thr)
+            # two players: every card may go (the game ends soon); three or more: no trumps while others are
+            # left (the neighbour keeps what he takes, and the next player attacks you)
+            src = hand if end2 else pool
+            x = best_unbeatable(obs, src, dfn, thr)
             if x >= 0:
-                s = largest_set(obs, hand, hand, x, tr)
+                s = largest_set(obs, src, hand, x, tr)
                 if s:
                     return s
                 return bit(x)
@@ -473,8 +476,8 @@ def h_cover(obs, legal, k):
                     if (bit(obs[O_TABLE_ATT + i]) & tr) and talon >= k[TAKE_TRUMP_TALON]:
                         return np.int64(NO_CARD)
             return c
-        if early and _expensive(obs, k, c, tr, hand):
-            return np.int64(NO_CARD)
+        if early and k[TAKE_MAX_PICKUP] >= 1 and _expensive(obs, k, c, tr, hand):
+            return np.int64(NO_CARD)  # partial defence: taking this card picks up this card only
         if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
             return np.int64(NO_CARD)
         return c

@@ -8,6 +8,8 @@ from numba import njit
 
 from strategies._lib import h_attack
 
+WHOLE_PARAMS = ("sets_from_start", "sets_when_talon_at_most", "sets_when_hand_at_least")
+
 
 def params(sets_from_start: float, sets_when_talon_at_most: float, sets_when_hand_at_least: float) -> dict:
     """The three knobs with one strategy's defaults (PARAMS order: params[0], params[1], params[2])."""

@@ -43,11 +43,16 @@ NAME = "advice-002"
 DESCRIPTION = "Seed 002's advice: singles not triples, save trumps, take early, shed late, force the take in the endgame."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {
-    "dump_talon": (3.0, 0.0, 36.0, "shed as fast as possible (largest sets, any throw-in rank) once talon <= this"),
-    "hand_at_least": (8.0, 1.0, 36.0, "lead triples and fives once the hand holds at least this many cards"),
-    "take_high_talon": (10.0, 0.0, 99.0, "take rather than cover with a trump or high card while talon >= this"),
-    "high_rank": (6.0, 0.0, 9.0, "rank index counted as high (6 = queen; 9 = none)"),
-    "exchange_min_rank": (4.0, 0.0, 9.0, "exchange the trump six when the face-up trump's rank index >= this (4 = ten)"),
+    "dump_talon": (3.0, 0.0, 36.0, "once the talon holds at most this many cards, shed cards as fast as possible: "
+                   "lead your largest set, throw in any rank (002: «остается в колоде две или три карты»)"),
+    "hand_at_least": (8.0, 1.0, 36.0, "lead triples and fives once your hand holds at least this many cards (002: "
+                      "«от частых приемов накопится на руках много карт»)"),
+    "take_high_talon": (10.0, 0.0, 99.0, "while the talon holds at least this many cards («еще много карт»), pick the "
+                        "cards up rather than cover with a trump or a high card (99: never)"),
+    "high_rank": (6.0, 0.0, 9.0, "for the rule above, a plain card this high or higher is too good to cover with "
+                  "(0 = six, 4 = ten, 6 = queen, 8 = ace; 9: none)"),
+    "exchange_min_rank": (4.0, 0.0, 9.0, "swap your trump six for the face-up trump only when that card is this high "
+                          "or higher (002: «хорошего достоинства»; 4 = ten ... 8 = ace; 0: always; 9: never)"),
     # issue 13 §6: one knob per habit, each of which can be switched off (defaults: the behaviour as before)
     "trump_lead_talon": (-1.0, -1.0, 36.0, "save trumps when leading: lead a trump only once the talon holds at most "
                          "this many cards (-1: only when nothing else is left; 36: like any card)"),
@@ -67,10 +72,12 @@ PARAMS = {
     "avoid_draw": (0.0, 0.0, 1.0, "1: two players left, talon empty: never lead your whole hand when the opponent "
                    "can cover it with all of his cards (you would both go out: a draw, 002's «не сделать ничьей»); "
                    "lead your cheapest card instead; 0: off"),
-    "endgame_many": (0.0, 0.0, 1.0, "002's endgame rule with three or more players left: once the talon is empty, "
-                     "lead a set holding a card your neighbour cannot beat with at least this chance, judged from "
-                     "every card shown (0: off; the two-player rule is 'endgame')"),
+    "endgame_many": (0.0, 0.0, 1.0, "002's endgame rule («карта, которая вынудила бы соседа принять ее») with three "
+                     "or more players left: once the talon is empty, lead a set of plain cards holding a card your "
+                     "neighbour cannot beat with at least this chance, judged from every card shown (0: off; the "
+                     "two-player rule is 'endgame')"),
 }
+WHOLE_PARAMS = tuple(k for k in PARAMS if k != "endgame_many")
 
 
 @njit(_nrt=False)

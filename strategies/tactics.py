@@ -34,22 +34,30 @@ NAME = "tactics"
 DESCRIPTION = "Strong players' habits, one switchable parameter each: trumps late, take trump leads, transfer, pairs late, ace last."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {
-    "trump_lead_talon": (0.0, -1.0, 36.0, "lead trumps (or add them to a lead) only when talon <= this (36: off); on "
-                         "its own this changes nothing, since a single-card lead is never a trump while a non-trump is "
-                         "left: it matters together with pair_lead_talon"),
-    "take_trump_talon": (12.0, 0.0, 99.0, "take a trump attack while talon >= this (99: off)"),
-    "transfer": (1.0, 0.0, 2.0, "perevodnoy: 0 never, 1 with non-trumps (and by showing), 2 with trumps too"),
-    "pair_lead_talon": (6.0, -1.0, 36.0, "lead all cards of a rank once talon <= this (-1: off)"),
-    "keep_trump_ace": (1.0, 0.0, 1.0, "keep the trump ace for last (0: off)"),
-    "lone_trump_rank": (5.0, 0.0, 99.0, "early, take rather than cover with a lone trump of rank index >= this (99: off)"),
-    "count_known": (1.0, 0.0, 1.0, "lead / throw in cards the defender is known not to be able to beat (0: off)"),
-    "count_talon": (0.0, -1.0, 36.0, "... while talon <= this (0: only once the talon is empty)"),
+    "trump_lead_talon": (0.0, -1.0, 36.0, "save trumps: lead a trump (or add one to a lead) only once the talon "
+                         "holds at most this many cards (36: off); on its own this changes nothing, since a one-card "
+                         "lead is never a trump while a plain card is left: it matters together with pair_lead_talon"),
+    "take_trump_talon": (12.0, 0.0, 99.0, "pick up a trump led at you (when that means at most 2 cards) rather than "
+                         "spend a higher trump on it, while the talon holds at least this many cards (99: off)"),
+    "transfer": (1.0, 0.0, 2.0, "perevodnoy: 0 never transfer; 1 transfer with plain cards (and by showing a trump "
+                 "when the rules allow); 2 with trumps too"),
+    "pair_lead_talon": (6.0, -1.0, 36.0, "attack with every card of a rank (a pair, three of a kind) once the talon "
+                        "holds at most this many cards (-1: off, always one card)"),
+    "keep_trump_ace": (1.0, 0.0, 1.0, "1: keep the trump ace for last: never lead, throw in or cover with it while "
+                       "the talon lasts and something else is possible; 0: off"),
+    "lone_trump_rank": (5.0, 0.0, 99.0, "early (talon 10 or more), pick up rather than cover with your only trump "
+                        "when it is this high or higher (0 = six, 5 = jack, 8 = ace; 99: off)"),
+    "count_known": (1.0, 0.0, 1.0, "1: remember every card shown and lead / throw in cards the defender is known "
+                    "not to be able to beat; 0: off"),
+    "count_talon": (0.0, -1.0, 36.0, "... from the moment the talon holds at most this many cards (0: once it is "
+                    "empty; 36: always)"),
     "endgame": (1.0, 0.0, 1.0, "two players, talon empty (every card known): lead and throw in cards the opponent "
                 "cannot beat first (0: off); was switched by count_known before issue 13"),
     "keep_pair_talon": (99.0, 0.0, 99.0, "001's «иногда выгоднее придержать пару карт для следующего кона»: while the "
                         "talon holds at least this many cards, do not throw in a card of a rank you hold two or more "
                         "of; keep the pair for your own next lead (99: off; 0: always)"),
 }
+WHOLE_PARAMS = tuple(PARAMS)
 
 
 @njit(_nrt=False)
