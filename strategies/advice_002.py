@@ -26,9 +26,29 @@ preset (``docs/rules.md``):
 
 Every habit has its own knob and can be switched off (issue 13 §6): ``trump_lead_talon``,
 ``trump_throw_talon`` (saving trumps), ``take_max_pickup`` (the pick-up cap of 3 is ours, not the seed's),
-``endgame`` and ``whole_set_defence``, besides the five above. Note that the code judges the *covering*
-card when deciding to take, where 002's «крыть хорошую, старшую масть» may mean the *attacking* card is high:
-that second reading is not implemented (issue 13, left).
+``endgame`` and ``whole_set_defence``, besides the five above.
+
+Three more knobs follow advice the defaults did not (all off by default; figures: paired games on the same
+deals, seats rotated, advice-002 against greedy unless said, 100,000 deals each, change of advice-002's
+fool rate in points with its 95% interval; the script is ``results/seed_knobs/run.py``):
+
+- ``take_high_attack``: «лучше принять, чем крыть хорошую, старшую масть» read as written, about the card
+  *led at you*: while the talon holds at least ``take_high_talon`` cards, take rather than cover a card of
+  rank index >= this, whatever the pick-up. The default judges the *covering* card instead (``high_rank``,
+  any trump, at most ``take_max_pickup`` cards). At the seed's "high" (queen, 6) the two readings make the
+  same moves in two-player simple durak (covering a queen takes a king, an ace or a trump, all "high" to the
+  default); the attack reading *instead of* the default is worse (prostoy_6: +3.02 [+2.67, +3.37]). Lower
+  thresholds help in simple durak: ten (4) gives -1.01 [-1.15, -0.87] (prostoy_6), -0.65 [-0.79, -0.52]
+  (prostoy_5), and against expert -0.71 / -0.40; nine (3) -3.30 / -1.90; but +0.35 [+0.17, +0.52] in
+  podkidnoy and +0.07 [+0.01, +0.12] in 3-player prostoy_6. Not the seed's words, so not the default.
+- ``avoid_draw``: «не сделать ничьей»: two players left, talon empty, never lead the whole hand when the
+  opponent can cover it with all his cards (a sure draw) if another lead exists. Read literally it turns
+  draws into losses: +0.30 [+0.26, +0.33] (prostoy_5), +1.02 [+0.96, +1.09] (prostoy_6), +0.52 against
+  expert; greedy's fool rate does not move. Off.
+- ``endgame_many``: the endgame rule with three or more players («соседа»): talon empty, lead the largest
+  set of plain cards holding a card the neighbour cannot beat with at least this chance. In 3 players the
+  taker's left-hand neighbour attacks you next, so forcing the take helps the third player more: +0.12
+  [+0.09, +0.15] (prostoy_5 at 0.9), +0.15 [+0.13, +0.18] (prostoy_6). Off.
 
 Defence covers the whole set at once (strongest attack card first, cheapest beater each) and
 takes at once when it cannot cover it all. Never transfers (the seed knows no transfers).

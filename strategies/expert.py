@@ -91,8 +91,8 @@ _P = (
     ("exchange_min_rank", "EXCHANGE_MIN_RANK", 0, 9, "swap your trump six for the face-up trump only when that card "
      "is this high or higher (0 = six, 1 = seven: always worth it ... 8 = ace; 9: never)"),
 )
-PARAMS = {name: (TUNED, float(lo), float(hi), doc + " (default: the value tuned for the family, see "
-                 "`durak strategies`; -99 asks for it explicitly)") for name, _, lo, hi, doc in _P}
+PARAMS = {name: (TUNED, float(lo), float(hi), doc + " (left out or -99: the value tuned for the family)")
+          for name, _, lo, hi, doc in _P}
 WHOLE_PARAMS = tuple(name for name, *_ in _P if name != "count_p")
 _TABLES = {"prostoy_5": K_P5, "prostoy_6": K_P6, "podkidnoy": K_POD, "perevodnoy": K_PER}
 # what "the tuned value" is in each family (shown by `durak strategies`; read from the tables above)

@@ -25,6 +25,13 @@ whose off value is 36 (greedy already never leads a trump while it has a non-tru
   going into his hand and the trump card. Two players with an empty talon: every card is known.
 - ``endgame`` — two players, talon empty: lead (a set containing) and throw in cards the opponent
   cannot beat first (1). Its own knob since issue 13 (``count_known`` used to switch it silently).
+- ``keep_pair_talon`` — seed 001: «Обязательно ли подкидывать, если есть чем? Нет ... Иногда выгоднее
+  придержать пару карт для следующего кона»: while talon >= this, do not throw in a card of a rank you
+  hold two or more of. Off (99) by default: measured (podkidnoy, paired deals, seats rotated, 100,000
+  each; tactics' fool rate change in points, 95% interval) it costs +5.12 [+4.84, +5.40] against greedy and
+  +4.47 [+4.19, +4.74] against expert when always on, +2.92 [+2.66, +3.17] from talon 6 (3 players: +2.75
+  [+2.46, +3.04]), +0.65 [+0.48, +0.82] from talon 18.
+  ``results/seed_knobs/run.py`` reproduces these figures.
 """
 from numba import njit
 
