@@ -177,3 +177,8 @@ def test_strategies_lists_each_familys_default():
     assert "take_high_talon  default by family: prostoy_5 10, prostoy_6 14, podkidnoy 6, perevodnoy 6  [0, 99]" \
         in out
     assert "keep_pair_talon=99  [0, 99]" in out and "take_high_attack=99  [0, 99]" in out
+    import json
+    rows = {r["name"]: r for r in json.loads(CliRunner().invoke(main, ["strategies", "--json"]).output)}
+    assert rows["expert"]["params"]["take_high_talon"]["family_defaults"] == {
+        "prostoy_5": 10, "prostoy_6": 14, "podkidnoy": 6, "perevodnoy": 6}
+    assert "family_defaults" not in rows["tactics"]["params"]["keep_pair_talon"]

@@ -1,7 +1,8 @@
 """The seed-advice knobs of issue 13 §6, each switched on against the same strategy with it off.
 
-    DURAK_CACHE_DIR=/tmp/dc python results/seed_knobs/run.py              # 2.5 million games, ~2 min per thread
+    DURAK_CACHE_DIR=/tmp/dc python results/seed_knobs/run.py              # 4.6 million games, ~3 min on a thread
     python results/seed_knobs/run.py --games 10000                          # a quick look
+    python results/seed_knobs/run.py --rows 3 --out /tmp/row3.md            # one row (200,000 games)
 
 Each row is a paired comparison (sim.experiments.compare.Comparison): arm A is the line-up with the knob on,
 arm B the same line-up with it off, on the same deals, seats rotated (each role in every seat, equal games).
@@ -57,8 +58,10 @@ def main():
     ap.add_argument("--games", type=int, default=100_000, help="paired deals per row")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--rows", default="", help="only these rows (0-based, comma-separated), e.g. one per command")
     ap.add_argument("--out", default=str(HERE / "README.md"))
     a = ap.parse_args()
+    keep = {int(x) for x in a.rows.split(",") if x.strip()} or set(range(len(ROWS)))
     lines = ["# The seed-advice knobs (issue 13 §6)", "",
              f"`python results/seed_knobs/run.py --games {a.games} --seed {a.seed}`: each row plays the same "
              f"{a.games:,} deals twice, seats rotated: with the knob on (A) and off (B). Differences A - B in "
@@ -66,7 +69,9 @@ def main():
              "Negative for the tested strategy = the knob helps it.", "",
              "| advice | family | players | knob on | opponents | tested fool | opponents' fool | draws | "
              "unfinished |", "|---|---|---|---|---|---|---|---|---|"]
-    for advice, fam, n, on, off, opp in ROWS:
+    for i, (advice, fam, n, on, off, opp) in enumerate(ROWS):
+        if i not in keep:
+            continue
         rules = R.resolve(fam, n)
         la, lb = [on] + [opp] * (n - 1), [off] + [opp] * (n - 1)
         c = Comparison(Arm("A", rules, batch.make_lineup(rules, la)), Arm("B", rules, batch.make_lineup(rules, lb)),
