@@ -47,8 +47,9 @@ fool rate in points with its 95% interval; the script is ``results/seed_knobs/ru
   expert; greedy's fool rate does not move. Off.
 - ``endgame_many``: the endgame rule with three or more players («соседа»): talon empty, lead the largest
   set of plain cards holding a card the neighbour cannot beat with at least this chance. In 3 players the
-  taker's left-hand neighbour attacks you next, so forcing the take helps the third player more: +0.12
-  [+0.09, +0.15] (prostoy_5 at 0.9), +0.15 [+0.13, +0.18] (prostoy_6). Off.
+  taker's left-hand neighbour attacks you next: against two greedy players it costs +0.12 [+0.09, +0.15]
+  (prostoy_5 at 0.9) and +0.15 [+0.13, +0.18] (prostoy_6), against two expert players it helps, -0.28
+  [-0.34, -0.22] (prostoy_6): it depends on the opponents, so off.
 
 Defence covers the whole set at once (strongest attack card first, cheapest beater each) and
 takes at once when it cannot cover it all. Never transfers (the seed knows no transfers).
