@@ -45,7 +45,9 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``AVOID_DRAW``: seed 002's «не сделать ничьей» (1: on): two players left, talon empty (every card known):
   never lead your whole hand when the opponent can cover it with all of his cards (both would go out
   together: a draw) while another lead exists; lead the cheapest single instead. Leads only: holding back
-  a last throw-in never avoids the draw without risking the loss.
+  a last throw-in never avoids the draw without risking the loss. It does not look for a sure win first:
+  within the bout there is none (any part of a hand he can cover whole, he can cover), so telling a won
+  position from a lost one needs a search of the bouts that follow, which this heuristic does not do.
 - ``ENDGAME_MANY``: seed 002's endgame rule with three or more players left (the seed says «соседа», the
   neighbour, not "the opponent of two"): talon empty, lead (the largest set containing) a card the defender
   cannot beat with chance >= this, judged from every card shown (0: off; the two-player rule is ENDGAME).
