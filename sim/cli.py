@@ -728,9 +728,12 @@ def strategies_cmd(paths, as_json):
         infos = [dispatch.info(n, paths) for n in sorted(dispatch.discover(paths))]
     except dispatch.StrategyError as e:
         raise Fail(str(e)) from None
+    per_family = {i.name: _family_defaults(i) for i in infos}
     if as_json:
         click.echo(json.dumps([{"name": i.name, "description": i.description, "families": list(i.families),
-                                "params": {k: {"default": v[0], "low": v[1], "high": v[2], "doc": v[3]}
+                                "params": {k: {"default": v[0], "low": v[1], "high": v[2], "doc": v[3],
+                                               **({"family_defaults": {f: d[k] for f, d in per_family[i.name].items()
+                                                                       if k in d}} if per_family[i.name] else {})}
                                            for k, v in i.params.items()},
                                 "variants": dispatch.supported_variants(i),
                                 "path": str(i.path)} for i in infos], indent=1))
@@ -738,15 +741,16 @@ def strategies_cmd(paths, as_json):
     for i in infos:
         click.echo(f"{i.name}  ({', '.join(i.families) or 'all families'})\n    {i.description}")
         click.echo(f"    §6 variants: {_variants_line(dispatch.supported_variants(i))}")
-        tuned = _tuned_values(i)
+        fams = per_family[i.name]
         for k, (d, lo, hi, doc) in i.params.items():
-            if k in tuned:
-                click.echo(f"    {k}  default: {tuned[k]}  (give a value -1..{hi:g} to override)")
-                click.echo(f"        {doc.split(' (-99')[0]} (what each knob does: "
-                           f"strategies/_lib.py; -1 or 99 usually switch it off)")
+            if any(k in x for x in fams.values()):
+                vals = ", ".join(f"{f} {x[k]:g}" for f, x in fams.items() if k in x)
+                click.echo(f"    {k}  default by family: {vals}  [{lo:g}, {hi:g}]")
+                click.echo(f"        {doc}")
             else:
                 click.echo(f"    {k}={d:g}  [{lo:g}, {hi:g}]  {doc}")
-    click.echo("\nUse: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
+    click.echo("\nDefaults are the same in every family unless listed by family. "
+               "Use: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
 
 
 def _variants_line(names: list[str]) -> str:
@@ -758,36 +762,15 @@ def _variants_line(names: list[str]) -> str:
     return ", ".join(names) if names else "the plain rules only (it declares no VARIANTS)"
 
 
-_FAMILY_TABLES = (("prostoy_5", "K_P5"), ("prostoy_6", "K_P6"), ("podkidnoy", "K_POD"), ("perevodnoy", "K_PER"))
-
-
-def _tuned_values(info) -> dict:
-    """For a strategy whose parameters default to a sentinel meaning "the tuned value" (expert: -99), what that
-    tuned value is in each family, read from the strategy's own per-family knob tables (display only)."""
-    import importlib.util
-    import re
-    out = {}
-    sentinel = [k for k, (d, lo, hi, doc) in info.params.items() if d <= -50 and "tuned value" in doc]
-    if not sentinel:
-        return out
+def _family_defaults(info) -> dict:
+    """A strategy's defaults that depend on the family played (its optional FAMILY_DEFAULTS: family -> {param:
+    value}), e.g. expert's tuned values; {} when every default is the same in every family."""
+    from sim.core import dispatch
     try:
-        spec = importlib.util.spec_from_file_location(f"_durak_show_{info.name}", info.path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-        names = getattr(mod, "KNOB_NAMES", None)
-        if names is None:
-            from strategies._lib import KNOB_NAMES as names
-    except Exception:  # noqa: BLE001  (a display aid: without the tables the plain default is shown)
-        return out
-    for k in sentinel:
-        m = re.search(r"knob (\w+)", info.params[k][3])
-        if not m or m.group(1) not in names:
-            continue
-        j = names.index(m.group(1))
-        vals = [f"{fam} {getattr(mod, t)[j]:g}" for fam, t in _FAMILY_TABLES if hasattr(mod, t)]
-        if vals:
-            out[k] = "the tuned value of its family: " + ", ".join(vals)
-    return out
+        fams = getattr(dispatch.load_module(info.path), "FAMILY_DEFAULTS", None) or {}
+    except Exception:  # noqa: BLE001  (info() loaded it already)
+        return {}
+    return {f: {k: float(v) for k, v in d.items() if k in info.params} for f, d in fams.items()}
 
 
 BENCH_CASES = (

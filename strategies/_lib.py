@@ -37,6 +37,23 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``MATCH``: simple durak defence: 1: assign covers to the whole set (strongest attack card first,
   cheapest beater each) and take at once when the set cannot be covered (take-all rule); 0:
   cover card by card with the cheapest beater (like greedy).
+- ``TAKE_HIGH_ATTACK``: seed 002's «лучше принять, чем крыть хорошую, старшую масть» read as written, about
+  the card led at you: while talon >= TAKE_HIGH_TALON, take rather than cover an attacking card of rank
+  index >= this (any suit, trumps included), whatever the pick-up (99: off). Simple durak with take-all
+  judges the whole set before the first cover; with partial defence the high card alone is left uncovered
+  (and so taken); throw-in families take the table. The covering-card reading is HIGH_RANK & co. above.
+- ``AVOID_DRAW``: seed 002's «не сделать ничьей» (1: on): two players left, talon empty (every card known):
+  never lead your whole hand when the opponent can cover it with all of his cards (both would go out
+  together: a draw) while another lead exists; lead the cheapest single instead. Leads only: holding back
+  a last throw-in never avoids the draw without risking the loss. It does not look for a sure win first:
+  within the bout there is none (any part of a hand he can cover whole, he can cover), so telling a won
+  position from a lost one needs a search of the bouts that follow, which this heuristic does not do.
+- ``ENDGAME_MANY``: seed 002's endgame rule with three or more players left (the seed says «соседа», the
+  neighbour, not "the opponent of two"): talon empty, lead (the largest set containing) a card the defender
+  cannot beat with chance >= this, judged from every card shown (0: off; the two-player rule is ENDGAME).
+- ``KEEP_PAIR_TALON``: seed 001's «иногда выгоднее придержать пару карт для следующего кона»: while
+  talon >= this, do not throw in a card of a rank you hold two or more of (keep the pair for your own
+  next lead; 99: off, 0: always).
 """
 import numpy as np
 from numba import njit
@@ -53,15 +70,17 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LE
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
  TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON, THROW_MAX_RANK,
- EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH) = range(20)
-NK = 20
+ EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
+ KEEP_PAIR_TALON) = range(24)
+NK = 24
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
-BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
+        99.0, 0.0, 0.0, 99.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
-              "MATCH")
+              "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON")
 
 
 def knobs(**changes):
@@ -254,14 +273,57 @@ def _lead_pool(obs, k, hand, tr):
 
 
 @njit(_nrt=False)
+def covers_all(att, hand, trump, six):
+    """Can `hand` cover every card of `att` (strongest attack card first, cheapest beater each)?"""
+    tr = NIBBLE_LOW << trump
+    avail = hand
+    todo = att
+    while todo:
+        best = np.int64(-1)
+        bv = -1
+        t = todo
+        while t:
+            c = lowest(t)
+            t &= t - 1
+            v = value(c, trump)
+            if v > bv:
+                bv = v
+                best = c
+        todo &= ~bit(best)
+        opts = beaters(best, trump, six) & avail
+        if opts == 0:
+            return False
+        avail &= ~bit(cheapest(opts, tr))
+    return True
+
+
+@njit(_nrt=False)
+def draw_lead(obs, s):
+    """Two players left, talon empty (every card known): would leading `s` let both go out together? True
+    when s is the whole hand and the defender can cover it with exactly all of his cards."""
+    if not is_endgame2(obs) or s != obs[O_HAND]:
+        return False
+    dfn = obs[O_DEFENDER]
+    his = unseen(obs) | obs[O_KNOWN + dfn]
+    if popcount(his) != popcount(s) or obs[O_HAND_SIZE + dfn] != popcount(s):
+        return False
+    return covers_all(s, his, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+
+
+@njit(_nrt=False)
 def h_attack(obs, k):
     """The planned lead, checked by the core's own attack_ok (the one source of legality)."""
     s = _plan_attack(obs, k)
-    if attack_ok(obs, obs[O_HAND], s):
+    hand = obs[O_HAND]
+    if k[AVOID_DRAW] > 0 and popcount(hand) > 1 and draw_lead(obs, s):
+        alt = bit(cheapest(hand, trumps_of(obs)))
+        if attack_ok(obs, hand, alt):
+            return alt
+    if attack_ok(obs, hand, s):
         return s
     if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead
-        return variant_lead(obs, obs[O_HAND])
-    return bit(lowest(obs[O_HAND]))
+        return variant_lead(obs, hand)
+    return bit(lowest(hand))
 
 
 @njit(_nrt=False)
@@ -272,15 +334,22 @@ def _plan_attack(obs, k):
     dfn = obs[O_DEFENDER]
     pool = _lead_pool(obs, k, hand, tr)
     end2 = k[ENDGAME] > 0 and is_endgame2(obs)
+    # 002's endgame rule with three or more players left: the card must force the neighbour to take
+    endm = k[ENDGAME_MANY] > 0 and talon == 0 and n_active(obs) >= 3
+    thr = 0.999 if end2 else k[ENDGAME_MANY]
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
         cap = obs[O_LIMIT]
-        if end2:
-            x = best_unbeatable(obs, hand, dfn, 0.999)
+        if end2 or endm:
+            # two players: every card may go (the game ends soon); three or more: no trumps while others are
+            # left (the neighbour keeps what he takes, and the next player attacks you)
+            src = hand if end2 else pool
+            x = best_unbeatable(obs, src, dfn, thr)
             if x >= 0:
-                s = largest_set(obs, hand, hand, x, tr)
+                s = largest_set(obs, src, hand, x, tr)
                 if s:
                     return s
                 return bit(x)
+        if end2:
             if popcount(hand) <= cap and largest_set(obs, hand, hand, -1, tr) == hand:
                 return hand
         dump = talon <= k[DUMP_TALON] or popcount(hand) >= k[DUMP_HAND] or k[SETS_EARLY] > 0
@@ -296,8 +365,8 @@ def _plan_attack(obs, k):
     # podkidnoy / perevodnoy: one rank
     lead = np.int64(-1)
     plain = pool & ~tr if pool & ~tr else pool  # forcing a take of a trump hands the defender a trump
-    if end2:
-        lead = best_unbeatable(obs, plain, dfn, 0.999)
+    if end2 or endm:
+        lead = best_unbeatable(obs, plain, dfn, thr)
     if lead < 0 and talon <= k[COUNT]:
         lead = best_unbeatable(obs, plain, dfn, k[COUNT_P])
     if lead < 0:
@@ -382,8 +451,16 @@ def h_cover(obs, legal, k):
     tgt = obs[O_COVER_TARGET]
     a = obs[O_TABLE_ATT + tgt]
     early = talon >= k[TAKE_HIGH_TALON]
+    if early and (a >> 2) >= k[TAKE_HIGH_ATTACK]:
+        # 002, read as written: rather take than cover a high card led at you (partial defence: leave it)
+        return np.int64(NO_CARD)
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
         partial = obs[O_RULES + R_PARTIAL] != 0
+        if not partial and tgt == 0 and early and k[TAKE_HIGH_ATTACK] < 9:
+            # take-all: judge the whole set before the first cover
+            for i in range(obs[O_NTABLE]):
+                if (obs[O_TABLE_ATT + i] >> 2) >= k[TAKE_HIGH_ATTACK]:
+                    return np.int64(NO_CARD)
         c = _pick_cover(obs, k, legal, tr)
         if k[MATCH] > 0:
             m = _match(obs, hand, tr, tgt)
@@ -408,8 +485,8 @@ def h_cover(obs, legal, k):
                     if (bit(obs[O_TABLE_ATT + i]) & tr) and talon >= k[TAKE_TRUMP_TALON]:
                         return np.int64(NO_CARD)
             return c
-        if early and _expensive(obs, k, c, tr, hand):
-            return np.int64(NO_CARD)
+        if early and k[TAKE_MAX_PICKUP] >= 1 and _expensive(obs, k, c, tr, hand):
+            return np.int64(NO_CARD)  # partial defence: taking this card picks up this card only
         if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
             return np.int64(NO_CARD)
         return c
@@ -448,6 +525,11 @@ def h_throw_in(obs, legal, k):
         ok &= m | tr
     if k[KEEP_ACE] > 0 and talon > 0:
         ok &= ~trump_ace(obs)
+    if talon >= k[KEEP_PAIR_TALON]:
+        # 001: keep a pair back for your own next lead rather than throw it in
+        for r in range(9):
+            if popcount(hand & RANK_MASKS[r]) >= 2:
+                ok &= ~RANK_MASKS[r]
     if obs[O_TAKING]:
         return cheapest(ok, tr)
     if k[ENDGAME] > 0 and is_endgame2(obs):

@@ -8,6 +8,8 @@ from numba import njit
 
 from strategies._lib import h_attack
 
+WHOLE_PARAMS = ("sets_from_start", "sets_when_talon_at_most", "sets_when_hand_at_least")
+
 
 def params(sets_from_start: float, sets_when_talon_at_most: float, sets_when_hand_at_least: float) -> dict:
     """The three knobs with one strategy's defaults (PARAMS order: params[0], params[1], params[2])."""
@@ -25,7 +27,7 @@ def params(sets_from_start: float, sets_when_talon_at_most: float, sets_when_han
 def _k(p):
     # greedy's defence and throw-ins; DUMP_TALON = p[1], DUMP_HAND = p[2], SETS_EARLY = p[0]
     return (-1.0, -1.0, p[1], p[2], p[0], 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0)
 
 
 @njit(_nrt=False)

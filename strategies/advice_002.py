@@ -26,9 +26,30 @@ preset (``docs/rules.md``):
 
 Every habit has its own knob and can be switched off (issue 13 §6): ``trump_lead_talon``,
 ``trump_throw_talon`` (saving trumps), ``take_max_pickup`` (the pick-up cap of 3 is ours, not the seed's),
-``endgame`` and ``whole_set_defence``, besides the five above. Note that the code judges the *covering*
-card when deciding to take, where 002's «крыть хорошую, старшую масть» may mean the *attacking* card is high:
-that second reading is not implemented (issue 13, left).
+``endgame`` and ``whole_set_defence``, besides the five above.
+
+Three more knobs follow advice the defaults did not (all off by default; figures: paired games on the same
+deals, seats rotated, advice-002 against greedy unless said, 100,000 deals each, change of advice-002's
+fool rate in points with its 95% interval; the script is ``results/seed_knobs/run.py``):
+
+- ``take_high_attack``: «лучше принять, чем крыть хорошую, старшую масть» read as written, about the card
+  *led at you*: while the talon holds at least ``take_high_talon`` cards, take rather than cover a card of
+  rank index >= this, whatever the pick-up. The default judges the *covering* card instead (``high_rank``,
+  any trump, at most ``take_max_pickup`` cards). At the seed's "high" (queen, 6) the two readings make the
+  same moves in two-player simple durak (covering a queen takes a king, an ace or a trump, all "high" to the
+  default); the attack reading *instead of* the default is worse (prostoy_6: +3.02 [+2.67, +3.37]). Lower
+  thresholds help in simple durak: ten (4) gives -1.01 [-1.15, -0.87] (prostoy_6), -0.65 [-0.79, -0.52]
+  (prostoy_5), and against expert -0.71 / -0.40; nine (3) -3.30 / -1.90; but +0.35 [+0.17, +0.52] in
+  podkidnoy and +0.07 [+0.01, +0.12] in 3-player prostoy_6. Not the seed's words, so not the default.
+- ``avoid_draw``: «не сделать ничьей»: two players left, talon empty, never lead the whole hand when the
+  opponent can cover it with all his cards (a sure draw) if another lead exists. Read literally it turns
+  draws into losses: +0.30 [+0.26, +0.33] (prostoy_5), +1.02 [+0.96, +1.09] (prostoy_6), +0.52 against
+  expert; greedy's fool rate does not move. Off.
+- ``endgame_many``: the endgame rule with three or more players («соседа»): talon empty, lead the largest
+  set of plain cards holding a card the neighbour cannot beat with at least this chance. In 3 players the
+  taker's left-hand neighbour attacks you next: against two greedy players it costs +0.12 [+0.09, +0.15]
+  (prostoy_5 at 0.9) and +0.15 [+0.13, +0.18] (prostoy_6), against two expert players it helps, -0.28
+  [-0.34, -0.22] (prostoy_6): it depends on the opponents, so off.
 
 Defence covers the whole set at once (strongest attack card first, cheapest beater each) and
 takes at once when it cannot cover it all. Never transfers (the seed knows no transfers).
@@ -43,11 +64,16 @@ NAME = "advice-002"
 DESCRIPTION = "Seed 002's advice: singles not triples, save trumps, take early, shed late, force the take in the endgame."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {
-    "dump_talon": (3.0, 0.0, 36.0, "shed as fast as possible (largest sets, any throw-in rank) once talon <= this"),
-    "hand_at_least": (8.0, 1.0, 36.0, "lead triples and fives once the hand holds at least this many cards"),
-    "take_high_talon": (10.0, 0.0, 99.0, "take rather than cover with a trump or high card while talon >= this"),
-    "high_rank": (6.0, 0.0, 9.0, "rank index counted as high (6 = queen; 9 = none)"),
-    "exchange_min_rank": (4.0, 0.0, 9.0, "exchange the trump six when the face-up trump's rank index >= this (4 = ten)"),
+    "dump_talon": (3.0, 0.0, 36.0, "once the talon holds at most this many cards, shed cards as fast as possible: "
+                   "lead your largest set, throw in any rank (002: «остается в колоде две или три карты»)"),
+    "hand_at_least": (8.0, 1.0, 36.0, "lead triples and fives once your hand holds at least this many cards (002: "
+                      "«от частых приемов накопится на руках много карт»)"),
+    "take_high_talon": (10.0, 0.0, 99.0, "while the talon holds at least this many cards («еще много карт»), pick the "
+                        "cards up rather than cover with a trump or a high card (99: never)"),
+    "high_rank": (6.0, 0.0, 9.0, "for the rule above, a plain card this high or higher is too good to cover with "
+                  "(0 = six, 4 = ten, 6 = queen, 8 = ace; 9: none)"),
+    "exchange_min_rank": (4.0, 0.0, 9.0, "swap your trump six for the face-up trump only when that card is this high "
+                          "or higher (002: «хорошего достоинства»; 4 = ten ... 8 = ace; 0: always; 9: never)"),
     # issue 13 §6: one knob per habit, each of which can be switched off (defaults: the behaviour as before)
     "trump_lead_talon": (-1.0, -1.0, 36.0, "save trumps when leading: lead a trump only once the talon holds at most "
                          "this many cards (-1: only when nothing else is left; 36: like any card)"),
@@ -59,16 +85,30 @@ PARAMS = {
                 "so he must take (002's endgame advice); 0: off"),
     "whole_set_defence": (1.0, 0.0, 1.0, "1: cover a led set as a whole (strongest card first) and take at once when "
                           "it cannot all be covered; 0: cover card by card, like greedy"),
+    # the rest of issue 13 §6: 002's advice that no knob followed yet (defaults off: see the docstring)
+    "take_high_attack": (99.0, 0.0, 99.0, "002's «лучше принять, чем крыть хорошую, старшую масть» read as written: "
+                         "while the talon holds at least take_high_talon cards, take rather than cover a card led at "
+                         "you whose rank index is at least this (any suit; 6 = queen, 8 = ace), however many cards "
+                         "that picks up (99: off)"),
+    "avoid_draw": (0.0, 0.0, 1.0, "1: two players left, talon empty: never lead your whole hand when the opponent "
+                   "can cover it with all of his cards (you would both go out: a draw, 002's «не сделать ничьей»); "
+                   "lead your cheapest card instead; 0: off"),
+    "endgame_many": (0.0, 0.0, 1.0, "002's endgame rule («карта, которая вынудила бы соседа принять ее») with three "
+                     "or more players left: once the talon is empty, lead a set of plain cards holding a card your "
+                     "neighbour cannot beat with at least this chance, judged from every card shown (0: off; the "
+                     "two-player rule is 'endgame')"),
 }
+WHOLE_PARAMS = tuple(k for k in PARAMS if k != "endgame_many")
 
 
 @njit(_nrt=False)
 def _k(p):
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
+    # ENDGAME_MANY, KEEP_PAIR_TALON
     return (p[5], -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, p[7], 99.0, 99.0, 0.0, 0.0, p[6],
-            8.0, p[4], -1.0, 1.0, p[8], p[9])
+            8.0, p[4], -1.0, 1.0, p[8], p[9], p[10], p[11], p[12], 99.0)
 
 
 @njit(_nrt=False)

@@ -23,15 +23,18 @@ NAME = "counting"
 DESCRIPTION = "Counts every shown card; leads and throws in cards the defender probably cannot beat."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {
-    "p": (0.5, 0.0, 1.0, "lead / throw in a card the defender cannot beat with probability >= p before the cheapest"),
-    "talon_at_most": (36.0, -1.0, 36.0, "count only once talon <= this (36: always; the endgame rule holds regardless)"),
+    "p": (0.5, 0.0, 1.0, "lead or throw in a card the defender cannot beat with at least this chance (0.5 = "
+          "one in two) before the cheapest card"),
+    "talon_at_most": (36.0, -1.0, 36.0, "count only from the moment the talon holds at most this many cards "
+                      "(36: always; -1: never; the two-player endgame rule holds regardless)"),
 }
+WHOLE_PARAMS = ("talon_at_most",)
 
 
 @njit(_nrt=False)
 def _k(p):
     return (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, p[1], p[0], 1.0, 0.0)
+            8.0, 1.0, p[1], p[0], 1.0, 0.0, 99.0, 0.0, 0.0, 99.0)
 
 
 @njit(_nrt=False)

@@ -20,15 +20,18 @@ NAME = "dump-triples-late"
 DESCRIPTION = "Simple durak: singles, but the largest set once the talon is low or the hand is big."
 FAMILIES = ("prostoy_5", "prostoy_6")
 PARAMS = {
-    "talon_at_most": (3.0, -1.0, 36.0, "lead the largest set once talon <= this"),
-    "hand_at_least": (7.0, 1.0, 99.0, "lead the largest set while the hand holds at least this many cards"),
+    "talon_at_most": (3.0, -1.0, 36.0, "lead your largest set (triple, five) once the talon holds at most this many "
+                      "cards (-1: never)"),
+    "hand_at_least": (7.0, 1.0, 99.0, "lead your largest set while your hand holds at least this many cards "
+                      "(99: never)"),
 }
+WHOLE_PARAMS = tuple(PARAMS)
 
 
 @njit(_nrt=False)
 def _k(p):
     return (-1.0, -1.0, p[0], p[1], 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0)
 
 
 @njit(_nrt=False)

@@ -3,7 +3,9 @@
 Built from the shared heuristics of ``strategies/_lib.py`` (their knobs are documented there); the
 family is read from the rules in ``obs`` (partial defence -> the prostoy_5 table, take-all -> the
 prostoy_6 table). Every tuned knob can be overridden for experiments, e.g.
-``expert:transfer=0`` (the -99 defaults mean "the tuned value").
+``expert:transfer=0``. A parameter left out (or given as -99) plays the value tuned for the family,
+listed per family by ``durak strategies`` (``FAMILY_DEFAULTS``); any other value must lie in the
+parameter's range, and whole-number parameters take whole numbers only (``keep_ace=0.5`` is refused).
 
 How it was tuned (2 players, coordinate search one knob at a time, ~5 rounds per family): each
 candidate played 100,000 deals against ``greedy``, 50,000 in each seat order, seed 11, with
@@ -33,7 +35,7 @@ A difference of 0.006 is about two standard errors at this size. Findings (fool 
 """
 from numba import njit
 
-from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
+from strategies._lib import KNOB_NAMES, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
 from sim.core.lib import O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
@@ -51,24 +53,50 @@ K_POD = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKU
 K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
               TRANSFER=1, EXCHANGE_MIN_RANK=1)
 
-PARAMS = {
-    "trump_lead_talon": (-99.0, -99.0, 36.0, "lead trumps (or add them to a lead) only once the talon holds at most this many cards (-1: only when nothing else is left) (-99: the tuned value of the family; knob TRUMP_LEAD_TALON of strategies/_lib.py)"),
-    "pair_lead_talon": (-99.0, -99.0, 36.0, "podkidnoy/perevodnoy: lead every card of the chosen rank at once, not just one, once the talon holds at most this many cards (-1: never, 36: always) (-99: the tuned value of the family; knob PAIR_LEAD_TALON of strategies/_lib.py)"),
-    "dump_talon": (-99.0, -99.0, 36.0, "shed cards as fast as possible once the talon holds at most this many: simple durak leads the largest set, throw-in games throw in any rank (-1: never) (-99: the tuned value of the family; knob DUMP_TALON of strategies/_lib.py)"),
-    "dump_hand": (-99.0, -99.0, 99.0, "simple durak: lead the largest set (triple, five) while your hand holds at least this many cards (99: never) (-99: the tuned value of the family; knob DUMP_HAND of strategies/_lib.py)"),
-    "take_high_talon": (-99.0, -99.0, 99.0, "while the talon holds at least this many cards, take rather than spend a high card or a high trump on a small pick-up (99: never) (-99: the tuned value of the family; knob TAKE_HIGH_TALON of strategies/_lib.py)"),
-    "high_rank": (-99.0, -99.0, 9.0, "the lowest non-trump counted as 'high' for the rule above (0 = six ... 8 = ace, 9: none) (-99: the tuned value of the family; knob HIGH_RANK of strategies/_lib.py)"),
-    "high_trump_rank": (-99.0, -99.0, 9.0, "the lowest trump counted as 'high' for the rule above (0 = six ... 8 = ace, 9: none) (-99: the tuned value of the family; knob HIGH_TRUMP_RANK of strategies/_lib.py)"),
-    "take_max_pickup": (-99.0, -99.0, 12.0, "take rather than cover with a high card only when taking picks up at most this many cards (-99: the tuned value of the family; knob TAKE_MAX_PICKUP of strategies/_lib.py)"),
-    "lone_trump": (-99.0, -99.0, 99.0, "also take rather than cover with your only trump when its rank is at least this (0 = six ... 8 = ace; 99: never) (-99: the tuned value of the family; knob LONE_TRUMP of strategies/_lib.py)"),
-    "take_trump_talon": (-99.0, -99.0, 99.0, "take a trump attack rather than cover it while the talon holds at least this many cards (99: never) (-99: the tuned value of the family; knob TAKE_TRUMP_TALON of strategies/_lib.py)"),
-    "keep_ace": (-99.0, -99.0, 1.0, "1: keep the trump ace for last (never lead, throw in or cover with it while the talon lasts and other moves exist); 0: play it like any card (-99: the tuned value of the family; knob KEEP_ACE of strategies/_lib.py)"),
-    "transfer": (-99.0, -99.0, 2.0, "perevodnoy: 0 never transfer; 1 transfer by showing a trump when allowed, else by laying a non-trump; 2 also lay trumps (-99: the tuned value of the family; knob TRANSFER of strategies/_lib.py)"),
-    "count": (-99.0, -99.0, 36.0, "count the cards shown once the talon holds at most this many, and prefer leads the defender probably cannot beat (-1: never, 36: always) (-99: the tuned value of the family; knob COUNT of strategies/_lib.py)"),
-    "count_p": (-99.0, -99.0, 1.0, "when counting: play such a card first if the defender cannot beat it with at least this probability (-99: the tuned value of the family; knob COUNT_P of strategies/_lib.py)"),
-    "endgame": (-99.0, -99.0, 1.0, "1: with two players left and the talon empty (every card known), lead and throw in cards the opponent cannot beat first; 0: off (-99: the tuned value of the family; knob ENDGAME of strategies/_lib.py)"),
-    "exchange_min_rank": (-99.0, -99.0, 9.0, "swap the trump six for the face-up trump only when that card's rank is at least this (0 = six ... 8 = ace; 1 = always) (-99: the tuned value of the family; knob EXCHANGE_MIN_RANK of strategies/_lib.py)"),
-}
+TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
+
+# name -> (knob of strategies/_lib.py, low, high, what it changes in a player's words); every value outside
+# [low, high] other than -99 is refused, and WHOLE_PARAMS take whole numbers only
+_P = (
+    ("trump_lead_talon", "TRUMP_LEAD_TALON", -1, 36, "save trumps: lead a trump (or add one to a lead) only once the "
+     "talon holds at most this many cards (-1: only when nothing else is left; 36: like any card)"),
+    ("pair_lead_talon", "PAIR_LEAD_TALON", -1, 36, "podkidnoy/perevodnoy: lead every card of the chosen rank at once, "
+     "not just one, once the talon holds at most this many cards (-1: never; 36: always)"),
+    ("dump_talon", "DUMP_TALON", -1, 36, "shed cards fast once the talon holds at most this many: simple durak leads "
+     "its largest set, the throw-in games throw in any rank (-1: never)"),
+    ("dump_hand", "DUMP_HAND", 1, 99, "simple durak: lead the largest set (triple, five) while your hand holds at "
+     "least this many cards (99: never)"),
+    ("take_high_talon", "TAKE_HIGH_TALON", 0, 99, "while the talon holds at least this many cards, pick the cards up "
+     "rather than spend a high card or a high trump on a small pick-up (99: never)"),
+    ("high_rank", "HIGH_RANK", 0, 9, "for the rule above, a plain card this high or higher is worth keeping "
+     "(0 = six, 4 = ten, 6 = queen, 8 = ace; 9: none)"),
+    ("high_trump_rank", "HIGH_TRUMP_RANK", 0, 9, "for the rule above, a trump this high or higher is worth keeping "
+     "(0 = six ... 8 = ace; 9: none)"),
+    ("take_max_pickup", "TAKE_MAX_PICKUP", 0, 36, "the rule above applies only when picking up means at most this "
+     "many cards (0: never pick up to save a card)"),
+    ("lone_trump", "LONE_TRUMP", 0, 99, "also pick up rather than cover with your only trump when it is this high or "
+     "higher (0 = six ... 8 = ace; 99: never)"),
+    ("take_trump_talon", "TAKE_TRUMP_TALON", 0, 99, "pick up a trump led at you rather than spend a higher trump on "
+     "it while the talon holds at least this many cards (99: never)"),
+    ("keep_ace", "KEEP_ACE", 0, 1, "1: keep the trump ace for last (never lead, throw in or cover with it while the "
+     "talon lasts and something else is possible); 0: play it like any card"),
+    ("transfer", "TRANSFER", 0, 2, "perevodnoy: 0 never transfer; 1 transfer by showing a trump when allowed, else "
+     "by laying a plain card; 2 also lay trumps"),
+    ("count", "COUNT", -1, 36, "remember every card shown once the talon holds at most this many, and lead or throw "
+     "in cards the defender probably cannot beat (-1: never; 36: always)"),
+    ("count_p", "COUNT_P", 0, 1, "when counting: play such a card first if the defender cannot beat it with at "
+     "least this chance (0.9 = 9 in 10)"),
+    ("endgame", "ENDGAME", 0, 1, "1: two players left and the talon empty (every card known): lead and throw in "
+     "cards the opponent cannot beat first; 0: off"),
+    ("exchange_min_rank", "EXCHANGE_MIN_RANK", 0, 9, "swap your trump six for the face-up trump only when that card "
+     "is this high or higher (0 = six, 1 = seven: always worth it ... 8 = ace; 9: never)"),
+)
+PARAMS = {name: (TUNED, float(lo), float(hi), doc + " (left out or -99: the value tuned for the family)")
+          for name, _, lo, hi, doc in _P}
+WHOLE_PARAMS = tuple(name for name, *_ in _P if name != "count_p")
+_TABLES = {"prostoy_5": K_P5, "prostoy_6": K_P6, "podkidnoy": K_POD, "perevodnoy": K_PER}
+# what "the tuned value" is in each family (shown by `durak strategies`; read from the tables above)
+FAMILY_DEFAULTS = {fam: {name: t[KNOB_NAMES.index(knob)] for name, knob, *_ in _P} for fam, t in _TABLES.items()}
 
 
 @njit(_nrt=False)
@@ -89,11 +117,12 @@ def _k(obs, p):
         b = K_P6
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
+    # ENDGAME_MANY, KEEP_PAIR_TALON
     return (_o(p[0], b[0]), _o(p[1], b[1]), _o(p[2], b[2]), _o(p[3], b[3]), b[4], _o(p[4], b[5]),
             _o(p[5], b[6]), _o(p[6], b[7]), _o(p[7], b[8]), _o(p[8], b[9]), _o(p[9], b[10]), _o(p[10], b[11]),
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
-            _o(p[14], b[18]), b[19])
+            _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23])
 
 
 @njit(_nrt=False)

@@ -30,9 +30,11 @@ DESCRIPTION = "Search player: samples hidden cards, plays every candidate lead o
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on (sim/dispatch.py)
 PARAMS = {
-    "samples": (12.0, 1.0, 512.0, "sampled deals of the hidden cards per lead decision"),
-    "candidates": (8.0, 1.0, 36.0, "at most this many single-card leads are searched (lowest first), plus expert's"),
+    "samples": (12.0, 1.0, 512.0, "how many guesses of the cards it cannot see it plays out per lead (more: "
+                "stronger and slower)"),
+    "candidates": (8.0, 1.0, 36.0, "how many one-card leads it tries (lowest first), besides expert's choice"),
 }
+WHOLE_PARAMS = tuple(PARAMS)
 
 OUT_ESCAPED, OUT_DREW = 0, 1
 EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values

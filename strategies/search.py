@@ -40,10 +40,14 @@ DESCRIPTION = "Determinized Monte Carlo search at every decision: samples the hi
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on
 PARAMS = {
-    "samples": (128.0, 1.0, 4096.0, "sampled deals of the hidden cards per decision"),
-    "candidates": (10.0, 1.0, 64.0, "at most this many leads are searched (expert's, singles lowest first, sets)"),
-    "playout": (1.0, 0.0, 1.0, "playout policy in every seat: 0 = greedy (fastest), 1 = expert (stronger)"),
+    "samples": (128.0, 1.0, 4096.0, "how many guesses of the cards it cannot see it plays out per decision "
+                "(more: stronger and slower)"),
+    "candidates": (10.0, 1.0, 64.0, "how many leads it tries at most (expert's, then single cards lowest first, "
+                   "then sets)"),
+    "playout": (1.0, 0.0, 1.0, "how everyone plays in its imagined games: 0 = like greedy (fastest), 1 = like expert "
+                "(stronger)"),
 }
+WHOLE_PARAMS = tuple(PARAMS)
 
 EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
 MAXC = 96

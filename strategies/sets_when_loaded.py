@@ -10,7 +10,7 @@ so any habit can be switched on or off in any of them, e.g.
 The body is ``strategies/_set_leads.py``.
 Settled comparison: ``durak settle singles-vs-triples`` (issue 13 §6).
 """
-from strategies._set_leads import attack, params  # noqa: F401  (attack: the set-lead body; params: the knobs)
+from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (attack: the set-lead body; params: the knobs)
 
 NAME = "sets-when-loaded"
 DESCRIPTION = "Simple durak: singles early, sets once the hand is loaded (7+) or the talon is low (002)."

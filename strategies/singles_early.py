@@ -21,14 +21,16 @@ NAME = "singles-early"
 DESCRIPTION = "Simple durak: single-card leads while the talon is large, largest sets after."
 FAMILIES = ("prostoy_5", "prostoy_6")
 PARAMS = {
-    "talon_above": (6.0, -1.0, 36.0, "lead singles while talon > this; the largest legal set from then on"),
+    "talon_above": (6.0, -1.0, 36.0, "lead one card while the talon holds more than this many cards, your largest "
+                    "set (triple, five) from then on (-1: always one card; 36: sets from the first bout)"),
 }
+WHOLE_PARAMS = tuple(PARAMS)
 
 
 @njit(_nrt=False)
 def _k(p):
     return (-1.0, -1.0, p[0], 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0)
 
 
 @njit(_nrt=False)

@@ -9,7 +9,7 @@ so any habit can be switched on or off in any of them, e.g.
 The body is ``strategies/_set_leads.py``.
 Settled comparison: ``durak settle singles-vs-triples`` (issue 13 §6).
 """
-from strategies._set_leads import attack, params  # noqa: F401  (attack: the set-lead body; params: the knobs)
+from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (attack: the set-lead body; params: the knobs)
 
 NAME = "singles-first"
 DESCRIPTION = "Simple durak: always lead one card, the cheapest (greedy's leads); the base of the set-lead habits."

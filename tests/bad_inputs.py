@@ -111,6 +111,8 @@ BAD_INPUTS = [
     (["run", "--strategy", "nobody", "--no-save"], "nobody", None),
     (["run", "--strategy", "greedy", "--strategy", "random", "--strategy", "greedy"], "--strategy", None),
     (["run", "--strategy", "greedy:nonsense=3"], "nonsense", None),
+    (["run", "--strategy", "expert:keep_ace=0.5"], "keep_ace=0.5 must be 0 or 1", None),
+    (["run", "--strategy", "expert:high_rank=-50"], "high_rank=-50 is outside [0, 9]", None),
     (["run", "--out", "/proc/durak-out"], "--out", None),
     (["run", "--out", "{tmp}/a-file"], "--out", {"a-file": "not a folder"}),
     (["run", "--repair"], "--repair", None),

@@ -71,7 +71,9 @@ def test_strategies_show_what_tuned_defaults_are():
     res = CliRunner().invoke(main, ["strategies"])
     assert res.exit_code == 0
     block = res.output.split("\nexpert")[1].split("\ngreedy")[0]
-    assert "-99" not in block and "the tuned value of its family: prostoy_5" in block
+    # the tuned values themselves, per family, not the -99 sentinel as a default
+    assert "=-99" not in block and "default by family: prostoy_5" in block
+    assert block.count("default by family:") == 16
 
 
 def test_replay_help_documents_every_option():

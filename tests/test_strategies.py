@@ -67,8 +67,15 @@ def test_every_strategy_declares_name_description_families_params():
         assert i.description and "\n" not in i.description
         assert i.families and set(i.families) <= set(R.FAMILIES)
         assert len(i.params) <= batch.N_PARAMS
+        fam = getattr(mod, "FAMILY_DEFAULTS", {})
         for p, (d, lo, hi, doc) in i.params.items():
-            assert lo <= d <= hi and doc, (n, p)
+            assert doc, (n, p)
+            if fam:  # a per-family default (expert's -99 = "tuned"): each family's value lies in the range
+                assert set(fam) == set(i.families) and all(lo <= fam[f][p] <= hi for f in fam), (n, p)
+            else:
+                assert lo <= d <= hi, (n, p)
+            if p in getattr(mod, "WHOLE_PARAMS", ()):
+                assert lo == int(lo) and hi == int(hi), (n, p)
         assert (mod.__doc__ or "").strip(), f"{n}: the docstring must say where the idea comes from"
 
 

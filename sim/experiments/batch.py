@@ -75,12 +75,38 @@ def parse_strategy(spec: str, paths=()) -> Seat:
             x = float(v)
         except ValueError:
             raise LineupError(f"strategy {name}: parameter {k}={v!r} is not a number") from None
-        lo, hi = info.params[k][1], info.params[k][2]
-        if not lo <= x <= hi:
-            raise LineupError(f"strategy {name}: parameter {k}={v} is outside [{lo:g}, {hi:g}]")
+        d, lo, hi = info.params[k][:3]
+        if x != d:  # the default is always accepted (expert's -99: "the value tuned for the family")
+            whole = k in _whole_params(info)
+            allowed = ("0 or 1" if (lo, hi) == (0, 1) else f"a whole number in [{lo:g}, {hi:g}]") if whole \
+                else f"in [{lo:g}, {hi:g}]"
+            if d < lo or d > hi:
+                allowed += f", or {d:g} (its default{_default_meaning(info)})"
+            if not lo <= x <= hi:
+                raise LineupError(f"strategy {name}: parameter {k}={v} is outside [{lo:g}, {hi:g}] "
+                                  f"(it must be {allowed}; `durak strategies` says what it does)")
+            if whole and x != int(x):
+                raise LineupError(f"strategy {name}: parameter {k}={v} must be {allowed} "
+                                  f"(`durak strategies` says what it does)")
         values[k] = x
     changed = tuple(k for k, v in values.items() if v != float(info.params[k][0]))
     return Seat(name, tuple(values.items()), changed)
+
+
+def _whole_params(info) -> tuple:
+    """Parameters of a strategy that take whole numbers only (its optional WHOLE_PARAMS)."""
+    try:
+        return tuple(getattr(dispatch.load_module(info.path), "WHOLE_PARAMS", ()))
+    except Exception:  # noqa: BLE001  (info() has loaded the module already; no list: no check)
+        return ()
+
+
+def _default_meaning(info) -> str:
+    try:
+        fam = getattr(dispatch.load_module(info.path), "FAMILY_DEFAULTS", None)
+    except Exception:  # noqa: BLE001
+        fam = None
+    return ": the value tuned for the family played" if fam else ""
 
 
 def make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
