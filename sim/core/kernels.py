@@ -38,6 +38,7 @@ from sim.core.rules import (
     R_NEIGHBOURS_GT, R_NEXT_DEALER_TEAM, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
     R_PROEZDNOY_PER_GAME, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING, R_TRANSFER_FIRST,
     R_TRUMP_ONLY_IF_CANNOT_FOLLOW, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER, TIMING_ANY_TIME,
+    BOUT_CHINESE, BOUT_ROAD, R_BOUT_RULE,
 )
 
 ONE = np.int64(1)
@@ -281,6 +282,8 @@ def deal(rv, drng, ws, dealer):
     dealt = _deal_hands(rv, ws, dealer)
     tc = _lay_talon(rv, ws, dealer, dealt)
     _turn_trump(rv, ws, tc)
+    if rv[R_BOUT_RULE] == BOUT_CHINESE:  # RUL-75: spades are always trumps
+        ws[O_TRUMP_SUIT] = 3
     ws[O_DEALER] = dealer
     ws[O_OUT] = 0
     ws[O_DISCARD] = 0
@@ -295,6 +298,8 @@ def first_attacker(rv, ws, dealer, first_deal, prev_fool):
         rule = rv[R_LATER_DEALS]
         if prev_fool < 0 and (rule == LATER_POD or rule == LATER_IZ_POD):
             rule = LATER_LEFT_OF_DEALER
+    if rv[R_BOUT_RULE] != 0:  # RUL-71 / RUL-75
+        rule = LATER_LOWEST_TRUMP if rv[R_BOUT_RULE] == BOUT_ROAD else LATER_LEFT_OF_DEALER
     if rule == LATER_POD:
         return (prev_fool - 1 + n) % n
     if rule == LATER_IZ_POD:
@@ -536,6 +541,9 @@ def _thrower_decision(rv, ws):
 @njit(cache=True, _nrt=False)
 def advance(rv, ws, rec, trace, tn, tracing):
     """Play every automatic step until a decision is pending or the deal is over."""
+    if rv[R_BOUT_RULE] != 0:  # chain beating: a bout of its own (sim/core/chain.py)
+        chain.chain_advance(rv, ws, rec, trace, tn, tracing)
+        return
     while True:
         ph = ws[S_PHASE]
         if ph == PH_BOUT:
@@ -590,7 +598,9 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
     if not option_ok(ws, kind, ws[S_LEGAL], a):
         fail(ws, rec, seat, kind, a)
         return False
-    if kind == K_ATTACK:
+    if rv[R_BOUT_RULE] != 0:
+        chain.chain_apply(rv, ws, rec, seat, kind, a, trace, tn, tracing)
+    elif kind == K_ATTACK:
         _apply_attack(rv, ws, seat, a, trace, tn, tracing)
     elif kind == K_COVER:
         _apply_cover(rv, ws, rec, seat, a, trace, tn, tracing)
@@ -946,7 +956,9 @@ def _rest_at_decision(ws):
     """Recompute the pending decision's legal mask from the (new) hands."""
     rv = ws[O_RULES:O_RULES + R_SIZE]
     ph = ws[S_PHASE]
-    if ph == PH_EXCHANGE:
+    if rv[R_BOUT_RULE] != 0:
+        chain.chain_rest(rv, ws)
+    elif ph == PH_EXCHANGE:
         ws[S_LEGAL] = ONE
     elif ph == PH_LEAD:
         _ask_lead(rv, ws)
@@ -995,3 +1007,6 @@ def next_dealer(rv, rec, dealer):
                 return s
     return dealer
 
+
+
+from sim.core import chain  # noqa: E402  (chain beating builds on the kernels above)

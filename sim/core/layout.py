@@ -47,6 +47,8 @@ _OBS_FIELDS = [
     # -- leads
     # -- dealing and drawing
     # -- scoring
+    # -- chain beating (sim/core/chain.py): cards in the chain, its top card (-1: none), who laid it
+    ("CHAIN_LEN", 1), ("CHAIN_TOP", 1), ("CHAIN_BY", 1),
 ]
 _o, O_SIZE = _place(_OBS_FIELDS)
 (O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
@@ -60,6 +62,8 @@ _o, O_SIZE = _place(_OBS_FIELDS)
 # -- leads
 # -- dealing and drawing
 # -- scoring
+# -- chain beating
+O_CHAIN_LEN, O_CHAIN_TOP, O_CHAIN_BY = _o["CHAIN_LEN"], _o["CHAIN_TOP"], _o["CHAIN_BY"]
 
 # ---- the private state that follows the observation: one int64 array per deal ---------------
 _STATE_FIELDS = [
@@ -81,6 +85,7 @@ _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)
+PH_CHAIN, PH_CHAIN_END = 7, 8  # chain beating: someone beats the top card / the chain is over
 
 # ---- the per-deal record: one int64 row per deal (sim.core.records names the fields) ----------
 _REC_FIELDS = [

@@ -491,7 +491,7 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
         raise ValueError(f"the deck must be the {N_CARDS} distinct cards of the pack (C-1), got {len(pack)} "
                          f"cards, {len(set(pack))} distinct")
     st = State(rules)
-    n, h = st.n, st.toggles["hand_size"]
+    n, h = st.n, chain.deal_size(st, st.toggles["hand_size"])
     if not 0 <= dealer < n:
         raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
     st.dealer = dealer
@@ -513,6 +513,8 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     st.attacker = _first_attacker(st, later_deal, previous_fool)
     st.defender = st.defender_for(st.attacker)
     st.bout_opener = st.attacker
+    if chain.on(st):  # VAR-DR1 / VAR-CN1: the chain bout's deal (sim/referee/chain.py)
+        chain.after_deal(st)
     return st
 
 
@@ -1065,6 +1067,8 @@ def check(state: State, action: dict) -> Verdict:
         return v
     if not isinstance(action, dict):
         return Verdict(False, "RUL-1", f"an action must be an object with a 'type', got {action!r}")
+    if chain.on(state):
+        return chain.check(state, action)
     kind = action.get("type")
     checker = _CHECKERS.get(kind)
     if checker is None:
@@ -1101,6 +1105,8 @@ def _do(st: State, a: dict) -> list[dict]:
         for step in a["sequence"]:
             events.extend(_do(st, step))
         return events
+    if chain.on(st):
+        return chain.do(st, a)
     kind = a["type"]
     p = int(a["player"])
     if kind == "attack":
@@ -1412,3 +1418,6 @@ def replay(trace: dict) -> dict:
         if diffs:
             raise ReplayError(f"the result differs after action {len(actions) - 1}: " + "; ".join(diffs))
     return mine
+
+
+from sim.referee import chain  # noqa: E402  (the chain bout builds on the referee above)
