@@ -28,7 +28,7 @@ from sim.core.layout import (
 )
 from sim.core.lib import chain_cover_options, lowest, popcount
 from sim.core.rules import (
-    BOUT_ROAD, R_BOUT_RULE, R_CHINESE_NEXT_PLAYER, R_CLUBS_ONLY, R_SIX_BEATS_ACE, R_TEN_ABOVE_KING, R_TRUMP_ONLY_IF_CANNOT_FOLLOW,
+    BOUT_ROAD, R_BOUT_RULE, R_CHINESE_TAKER_LEADS, R_CLUBS_ONLY, R_SIX_BEATS_ACE, R_TEN_ABOVE_KING, R_TRUMP_ONLY_IF_CANNOT_FOLLOW,
 )
 
 
@@ -173,8 +173,8 @@ def chain_apply(rv, ws, rec, seat, kind, a, trace, tn, tracing):
         emit(trace, tn, T_TAKE, seat, 0, 0)
     _take_bottom(ws, seat)
     rec[F_TAKEN + seat] += 1
-    if ws[O_CHAIN_LEN] == 0:  # RUL-78: he took the last card: he leads next (or the next player)
-        _end(ws, _next_active(ws[O_OUT], seat, n) if rv[R_CHINESE_NEXT_PLAYER] != 0 else seat, False)
+    if ws[O_CHAIN_LEN] == 0:  # RUL-78: he took the last card: the next player leads (or he)
+        _end(ws, seat if rv[R_CHINESE_TAKER_LEADS] != 0 else _next_active(ws[O_OUT], seat, n), False)
     else:
         nxt = _next_active(ws[O_OUT], seat, n)
         ws[O_DEFENDER] = nxt

@@ -204,9 +204,9 @@ CHAIN_TOGGLES = (
     _m("clubs_only_by_clubs", (False, True), "VAR-CN1",
        "In a chain bout, clubs are beaten only by higher clubs (a trump does not beat a club) (Китайский).",
        families=("podkidnoy",), implemented=None),
-    _m("chinese_next_lead", ("taker", "next_player"), "VAR-CN1",
-       "With chain_chinese, who leads after a player who does not beat takes the chain's last card: he himself "
-       "(004 «забирает нижнюю карту и ход», our reading) or the next player.",
+    _m("chinese_next_lead", ("next_player", "taker"), "VAR-CN1",
+       "With chain_chinese, who leads after a player who does not beat takes the chain's last card: the next "
+       "player (004 «...и ход ... переходит к следующему», our reading) or the taker himself («забирает ... ход»).",
        families=("podkidnoy",), implemented=None),
 )
 MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES + CHAIN_TOGGLES
@@ -459,7 +459,8 @@ def _check_chain(family: str, n: int, t: dict) -> str | None:
     """RUL-70/RUL-75: what a chain bout cannot be combined with."""
     rule = t.get("bout_rule", "standard")
     if rule == "standard":
-        if t.get("ten_above_king") or t.get("clubs_only_by_clubs") or t.get("chinese_next_lead", "taker") != "taker":
+        if (t.get("ten_above_king") or t.get("clubs_only_by_clubs")
+                or t.get("chinese_next_lead", "next_player") != "next_player"):
             return ("ten_above_king, clubs_only_by_clubs and chinese_next_lead belong to a chain bout "
                     "(bout_rule=chain_road or chain_chinese)")
         return None
@@ -472,7 +473,7 @@ def _check_chain(family: str, n: int, t: dict) -> str | None:
         return f"bout_rule={rule} has no pogony: pogony_instant_win and pogony_scoring do not apply (RUL-70)"
     if t.get("trump_six_exchange"):
         return f"bout_rule={rule} has no trump-six exchange (RUL-70)"
-    if rule == "chain_road" and t.get("chinese_next_lead", "taker") != "taker":
+    if rule == "chain_road" and t.get("chinese_next_lead", "next_player") != "next_player":
         return "chinese_next_lead belongs to bout_rule=chain_chinese"
     if rule == "chain_road" and 36 % n:
         return f"bout_rule=chain_road deals the whole pack equally: 36 cards do not split among {n} players (RUL-71)"
@@ -499,8 +500,8 @@ R_DEALING = R_ARMENIAN + 1  # dealing and drawing
 R_SCORING = R_POKER + 1  # scoring
 (R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
 R_CHAIN = R_SCORING_RULE + 1  # chain beating
-(R_BOUT_RULE, R_TEN_ABOVE_KING, R_CLUBS_ONLY, R_CHINESE_NEXT_PLAYER) = range(R_CHAIN, R_CHAIN + 4)
-R_VARIANT_ANY = R_CHINESE_NEXT_PLAYER + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
+(R_BOUT_RULE, R_TEN_ABOVE_KING, R_CLUBS_ONLY, R_CHINESE_TAKER_LEADS) = range(R_CHAIN, R_CHAIN + 4)
+R_VARIANT_ANY = R_CHINESE_TAKER_LEADS + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
 R_SIZE = R_VARIANT_ANY + 1
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 LEAD_STANDARD, LEAD_ZANUDNY, LEAD_TRYOSHKA = 0, 1, 2
@@ -596,7 +597,7 @@ def _pack_chain(v, t, n):
     v[R_BOUT_RULE] = ("standard", "chain_road", "chain_chinese").index(t.get("bout_rule", "standard"))
     v[R_TEN_ABOVE_KING] = t.get("ten_above_king", False)
     v[R_CLUBS_ONLY] = t.get("clubs_only_by_clubs", False)
-    v[R_CHINESE_NEXT_PLAYER] = t.get("chinese_next_lead", "taker") == "next_player"
+    v[R_CHINESE_TAKER_LEADS] = t.get("chinese_next_lead", "next_player") == "taker"
     if v[R_BOUT_RULE] == BOUT_ROAD:
         v[R_HAND] = 36 // n  # RUL-71: the whole pack is dealt (the deal then shows the dealer's last card)
 

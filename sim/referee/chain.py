@@ -11,8 +11,8 @@ table in pairs, bottom first: ``[[c0, c1], [c2, c3], ...]`` (the last pair may b
 - Китайский (``bout_rule=chain_chinese``): the leader leads one card at the next player; the player the
   chain is at beats the top card ("cover") or does not ("take"): he takes the bottom card (RUL-78). The
   chain then goes on to the next player; a chain holding one card per player still in is discarded and its
-  last beater leads next (RUL-76); who takes the chain's last card leads next (RUL-78,
-  ``chinese_next_lead``).
+  last beater leads next (RUL-76); when a player takes the chain's last card the next player leads (or,
+  with ``chinese_next_lead=taker``, he himself: RUL-78).
 
 The end of a chain is the podkidnoy bout end (``game._end_bout``): take or discard, refill (the leader first,
 the player the chain ended at last), going out, the result, the next roles.
@@ -200,7 +200,7 @@ def do(st, a: dict) -> list[dict]:
     _lay(st, ch[1:])
     events.append({"event": "pick_up", "player": p, "cards": [card_name(bottom)]})
     if not ch[1:]:
-        st.defender = p if st.t("chinese_next_lead", "taker") == "taker" else st.next_active(p)
+        st.defender = p if st.t("chinese_next_lead", "next_player") == "taker" else st.next_active(p)
         G._end_bout(st, taken=False, events=events)
     else:
         st.defender = st.next_active(p)
