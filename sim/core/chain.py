@@ -28,7 +28,8 @@ from sim.core.layout import (
 )
 from sim.core.lib import chain_cover_options, lowest, popcount
 from sim.core.rules import (
-    BOUT_ROAD, R_BOUT_RULE, R_CHINESE_TAKER_LEADS, R_CLUBS_ONLY, R_SIX_BEATS_ACE, R_TEN_ABOVE_KING, R_TRUMP_ONLY_IF_CANNOT_FOLLOW,
+    BOUT_ROAD, R_BOUT_RULE, R_CHINESE_TAKER_LEADS, R_CLUBS_ONLY, R_SIX_BEATS_ACE, R_TEN_ABOVE_KING,
+    R_TRUMP_ONLY_IF_CANNOT_FOLLOW,
 )
 
 

@@ -206,7 +206,8 @@ CHAIN_TOGGLES = (
        families=("podkidnoy",), implemented=None),
     _m("chinese_next_lead", ("next_player", "taker"), "VAR-CN1",
        "With chain_chinese, who leads after a player who does not beat takes the chain's last card: the next "
-       "player (004 «...и ход ... переходит к следующему», our reading) or the taker himself («забирает ... ход»).",
+       "player (004 «...и ход ... переходит к следующему», our reading) or the taker himself "
+       "(«забирает ... ход»).",
        families=("podkidnoy",), implemented=None),
 )
 MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES + CHAIN_TOGGLES
@@ -464,7 +465,8 @@ def _check_chain(family: str, n: int, t: dict) -> str | None:
             return ("ten_above_king, clubs_only_by_clubs and chinese_next_lead belong to a chain bout "
                     "(bout_rule=chain_road or chain_chinese)")
         return None
-    others = [m.name for m in MODIFIER_TOGGLES if m.name in t and m not in CHAIN_TOGGLES and t[m.name] != m.default(family)]
+    others = [m.name for m in MODIFIER_TOGGLES
+              if m.name in t and m not in CHAIN_TOGGLES and t[m.name] != m.default(family)]
     if others:
         return f"bout_rule={rule} is a bout of its own and does not combine with {', '.join(others)} (RUL-70)"
     if t.get("teams", "none") != "none":

@@ -379,7 +379,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     st.trump_suit = None if ts is None else parse_suit(ts)
     tc = position.get("trump_card")
     st.trump_card = None if tc is None else cards([tc], "trump_card")[0]
-    if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit:
+    if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit \
+            and st.t("bout_rule") != "chain_chinese":  # RUL-75: spades are trumps whatever card is turned
         raise ValueError(f"trump card {tc} is not of the trump suit {ts}")
     if st.trump_card is not None and st.trump_suit is None:
         st.trump_suit = suit_of(st.trump_card)
