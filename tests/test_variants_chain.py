@@ -154,3 +154,38 @@ def test_core_legal_sets_equal_the_referees_in_chain_bouts(n, toggles):
         for g in range(3):
             for tr, decisions in core_decisions("podkidnoy", n, toggles, strategy, 3, g, 2):
                 check_decisions(tr, decisions)
+
+
+@pytest.mark.rules("RUL-79")
+@pytest.mark.parametrize("n,toggles", [(2, ROAD), (3, ROAD), (3, CHINESE),
+                                       (4, {**CHINESE, "chinese_next_lead": "taker"})])
+def test_a_chain_observation_completed_by_sampling_is_a_consistent_state(n, toggles):
+    """The search player's determinization (kernels.sample_hidden) in a chain bout: same decision, same
+    options, every card the seat knows in place, and the deal plays on with cards conserved."""
+    import random
+
+    from sim.core import layout as L
+    from sim.core.machine import Deal
+    rules = resolve("podkidnoy", n, toggles)
+    rnd = random.Random(5)
+    checked = 0
+    for seed in range(6):
+        d = Deal(rules, seed)
+        while not d.over:
+            if rnd.random() < 0.2:
+                seat, kind = d.to_act()
+                obs = d.observe(seat)
+                s = Deal.sampled(rules, obs, seed=rnd.randrange(1 << 30))
+                assert s.conserved() and s.to_act() == (seat, kind)
+                assert s.legal_options() == d.legal_options()
+                for t in range(n):
+                    assert s.hands()[t] & int(obs[L.O_KNOWN + t]) == int(obs[L.O_KNOWN + t])
+                    assert bin(s.hands()[t]).count("1") == bin(d.hands()[t]).count("1")
+                steps = 0
+                while not s.over and steps < 3000:
+                    s.apply(rnd.choice(sorted(s.legal_options())))
+                    steps += 1
+                assert s.result()[L.F_INVARIANT] == 0
+                checked += 1
+            d.apply(rnd.choice(sorted(d.legal_options())))
+    assert checked > 10
