@@ -22,8 +22,10 @@ from numba import njit
 from sim.core.kernels import ONE, _ask, _end_throw_bout, _next_active, _open_bout, _play_out, _set_hand, emit
 from sim.core.layout import (
     F_TAKEN, K_ATTACK, NO_CARD, K_COVER, O_ACTOR, O_ATTACKER, O_CHAIN_BY, O_CHAIN_LEN, O_CHAIN_TOP,
-    O_COVER_TARGET, O_DEFENDER, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK,
-    O_TAKING, O_TRUMP_SUIT, PH_BOUT, PH_CHAIN, PH_CHAIN_END, PH_LEAD, S_HANDS, S_LEAD_MASK, S_PHASE, T_ATTACK,
+    O_COVER_TARGET, O_DEFENDER, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_TABLE_ATT, O_TABLE_COV,
+    O_TABLE_MASK,
+    O_TAKING, O_TRUMP_SUIT, PH_BOUT, PH_CHAIN, PH_CHAIN_ANSWER, PH_CHAIN_END, PH_LEAD,
+    S_CHAIN_ANSWER, S_HANDS, S_LEAD_MASK, S_PHASE, T_ATTACK,
     T_COVER, T_PASS, T_TAKE,
 )
 from sim.core.lib import chain_cover_options, lowest, popcount
@@ -96,9 +98,13 @@ def _ask_beat(rv, ws):
 
 @njit(cache=True, _nrt=False)
 def chain_advance(rv, ws, rec, trace, tn, tracing):
-    """``kernels.advance`` for a chain bout: every automatic step up to the next decision."""
+    """``kernels.advance`` for a chain bout: the answer ``kernels.apply`` left (PH_CHAIN_ANSWER), then every
+    automatic step up to the next decision."""
     while True:
         ph = ws[S_PHASE]
+        if ph == PH_CHAIN_ANSWER:
+            chain_apply(rv, ws, rec, ws[O_ACTOR], ws[O_KIND], ws[S_CHAIN_ANSWER], trace, tn, tracing)
+            continue
         if ph == PH_BOUT:
             ws[O_CHAIN_LEN] = 0
             ws[O_CHAIN_TOP] = -1
@@ -133,7 +139,7 @@ def _at(ws, p):
 
 @njit(cache=True, _nrt=False)
 def chain_apply(rv, ws, rec, seat, kind, a, trace, tn, tracing):
-    """``kernels.apply`` for a chain bout: play a legal answer (the caller advances)."""
+    """Play a legal answer of a chain bout (``kernels.apply`` has checked it; ``chain_advance`` goes on)."""
     road = rv[R_BOUT_RULE] == BOUT_ROAD
     n = ws[O_N]
     if kind == K_ATTACK:

@@ -22,7 +22,8 @@ from sim.core.layout import (
     O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
     O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
-    PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
+    PH_CHAIN_ANSWER, PH_OVER, PH_PCOVER, PH_THROW, S_CHAIN_ANSWER, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK,
+    S_DECLINED, S_FIRST_ATT,
     S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
     S_SHOWED, S_SHOWN_BOUT, S_SHOWN_GAME, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_THROW_I, S_TP, SHOW,
     STATE_SIZE, T_ATTACK, T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
@@ -598,8 +599,9 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
     if not option_ok(ws, kind, ws[S_LEGAL], a):
         fail(ws, rec, seat, kind, a)
         return False
-    if rv[R_BOUT_RULE] != 0:
-        chain.chain_apply(rv, ws, rec, seat, kind, a, trace, tn, tracing)
+    if rv[R_BOUT_RULE] != 0:  # chain beating: `advance` plays the answer (sim/core/chain.py)
+        ws[S_CHAIN_ANSWER] = a
+        ws[S_PHASE] = PH_CHAIN_ANSWER
     elif kind == K_ATTACK:
         _apply_attack(rv, ws, seat, a, trace, tn, tracing)
     elif kind == K_COVER:

@@ -75,6 +75,8 @@ _STATE_FIELDS = [
     # -- leads
     # -- dealing and drawing
     # -- scoring
+    # -- chain beating: the answer `apply` hands on to the chain bout (sim/core/chain.py)
+    ("CHAIN_ANSWER", 1),
 ]
 _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 (S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_LEGAL) = list(_s.values())[:7]
@@ -82,10 +84,12 @@ _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 # -- leads
 # -- dealing and drawing
 # -- scoring
+# -- chain beating
+S_CHAIN_ANSWER = _s["CHAIN_ANSWER"]
 
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)
-PH_CHAIN, PH_CHAIN_END = 7, 8  # chain beating: someone beats the top card / the chain is over
+PH_CHAIN, PH_CHAIN_END, PH_CHAIN_ANSWER = 7, 8, 9  # chain beating: beat the top card / the chain is over / an answer
 
 # ---- the per-deal record: one int64 row per deal (sim.core.records names the fields) ----------
 _REC_FIELDS = [
