@@ -80,6 +80,8 @@ def test_road_is_refused_with_five_players_teams_and_other_modifiers():
         resolve("podkidnoy", 4, {**ROAD, "teams": "2v2"})
     with pytest.raises(RulesError, match="belong to a chain bout"):
         resolve("podkidnoy", 2, {"ten_above_king": True})
+    with pytest.raises(RulesError, match="no trump-six exchange"):
+        resolve("podkidnoy", 3, {**CHINESE, "trump_six_exchange": True})
     with pytest.raises(RulesError, match="does not apply to perevodnoy"):
         resolve("perevodnoy", 2, {"variant": "dorozhny"})
 
@@ -146,7 +148,9 @@ def test_chinese_deal_spades_trump_and_the_first_player_leads():
 @pytest.mark.parametrize("n,toggles", [
     (2, ROAD), (3, {**ROAD, "trump_only_if_cannot_follow": True, "ten_above_king": True}),
     (6, {**ROAD, "clubs_only_by_clubs": True, "trump_six_beats_trump_ace": True}),
+    (2, {**ROAD, "pogony_instant_win": True, "trump_six_exchange": True, "pogony_scoring": "last_lead_sixes"}),
     (2, CHINESE), (3, {**CHINESE, "chinese_next_lead": "taker"}), (5, {**CHINESE, "hand_size": 5}),
+    (3, {**CHINESE, "pogony_instant_win": True}),
     (6, {"bout_rule": "chain_chinese", "trump_only_if_cannot_follow": True}),
 ])
 def test_core_legal_sets_equal_the_referees_in_chain_bouts(n, toggles):

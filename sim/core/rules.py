@@ -471,10 +471,8 @@ def _check_chain(family: str, n: int, t: dict) -> str | None:
         return f"bout_rule={rule} is a bout of its own and does not combine with {', '.join(others)} (RUL-70)"
     if t.get("teams", "none") != "none":
         return f"bout_rule={rule} is played every man for himself, not in teams (RUL-70)"
-    if t.get("pogony_instant_win") or t.get("pogony_scoring", "none") != "none":
-        return f"bout_rule={rule} has no pogony: pogony_instant_win and pogony_scoring do not apply (RUL-70)"
-    if t.get("trump_six_exchange"):
-        return f"bout_rule={rule} has no trump-six exchange (RUL-70)"
+    if rule == "chain_chinese" and t.get("trump_six_exchange"):
+        return "bout_rule=chain_chinese has no trump-six exchange: the turned card is no trump (RUL-70)"
     if rule == "chain_road" and t.get("chinese_next_lead", "next_player") != "next_player":
         return "chinese_next_lead belongs to bout_rule=chain_chinese"
     if rule == "chain_road" and 36 % n:
