@@ -4,12 +4,16 @@ core and checked decision by decision against the referee (legal sets) and repla
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from core_adapter import check_decisions, check_trace, core_decisions, core_traces
 from sim.core.cards import card_name, parse_card, suit_of
 from sim.core.rules import RulesError, resolve
 from sim.referee import decisions as D
 from sim.referee import game as G
+from rulegen import config_problem, drawn_toggles, toggle_values
+from test_fuzz import fuzz_config, fuzz_legal_sets
 from test_rules_scenarios import P
 
 ROAD = {"bout_rule": "chain_road"}
@@ -193,3 +197,31 @@ def test_a_chain_observation_completed_by_sampling_is_a_consistent_state(n, togg
                 checked += 1
             d.apply(rnd.choice(sorted(d.legal_options())))
     assert checked > 10
+
+
+# ---- fuzzing chain configurations (tests/rulegen.py draws a chain bout in about 1 configuration of 100) ----
+@st.composite
+def chain_configs(draw):
+    n = draw(st.sampled_from((2, 3, 4, 5, 6)))
+    toggles = {t.name: draw(st.sampled_from(toggle_values(t, "podkidnoy")), label=t.name)
+               for t in drawn_toggles("podkidnoy")}
+    toggles["bout_rule"] = draw(st.sampled_from(("chain_road", "chain_chinese")), label="bout_rule")
+    for name in ("ten_above_king", "clubs_only_by_clubs"):
+        toggles[name] = draw(st.booleans(), label=name)
+    if toggles["bout_rule"] == "chain_chinese":
+        toggles["chinese_next_lead"] = draw(st.sampled_from(("next_player", "taker")), label="chinese_next_lead")
+    dps = draw(st.integers(1, 3), label="deals_per_series")
+    assume(config_problem("podkidnoy", n, toggles, dps) is None)
+    return n, toggles, dps
+
+
+@pytest.mark.rules("VAR-DR1", "VAR-CN1", "RUL-70")
+@settings(max_examples=30, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(chain_configs())
+def test_fuzz_chain_configurations_against_the_referee(cfg):
+    """test_fuzz.py's two checks (trace walk and replay; the whole legal set at every decision) on chain
+    configurations combined with every other toggle of podkidnoy."""
+    n, toggles, dps = cfg
+    fuzz_config("podkidnoy", n, toggles, dps, games=1)
+    fuzz_legal_sets("podkidnoy", n, toggles, dps, games=1)

@@ -469,7 +469,7 @@ def _check_chain(family: str, n: int, t: dict) -> str | None:
               if m.name in t and m not in CHAIN_TOGGLES and t[m.name] != m.default(family)]
     if others:
         return f"bout_rule={rule} is a bout of its own and does not combine with {', '.join(others)} (RUL-70)"
-    if t.get("teams", "none") != "none":
+    if team_of_seats(t.get("teams", "none"), n) is not None:
         return f"bout_rule={rule} is played every man for himself, not in teams (RUL-70)"
     if rule == "chain_chinese" and t.get("trump_six_exchange"):
         return "bout_rule=chain_chinese has no trump-six exchange: the turned card is no trump (RUL-70)"
