@@ -45,8 +45,10 @@ from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
     O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters, bit, lowest, popcount,
+    variant_lead, zanudny_cards,
 )
-from sim.core.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
+from sim.core.layout import O_REMOVED_KNOWN
+from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
     R_TWO_PAIR_SIZE
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
@@ -106,7 +108,7 @@ def n_active(obs):
 @njit(_nrt=False)
 def unseen(obs):
     """Cards whose place the seat to move does not know: not in its hand, not discarded, not on the
-    table, not known in another hand, not the face-up trump card under the talon."""
+    table, not known in another hand, not the face-up trump card under the talon or out of play."""
     me = obs[O_SEAT]
     m = FULL & ~obs[O_HAND] & ~obs[O_DISCARD] & ~obs[O_TABLE_MASK]
     for s in range(obs[O_N]):
@@ -114,7 +116,7 @@ def unseen(obs):
             m &= ~obs[O_KNOWN + s]
     if obs[O_TRUMP_IN_TALON]:
         m &= ~(np.int64(1) << obs[O_TRUMP_CARD])
-    return m
+    return m & ~obs[O_REMOVED_KNOWN]  # VAR-CH1/NA1: the trump card turned and put out of play
 
 
 @njit(_nrt=False)
@@ -245,6 +247,9 @@ def _lead_pool(obs, k, hand, tr):
         pool = hand & ~tr
     if k[KEEP_ACE] > 0 and pool & ~trump_ace(obs):
         pool &= ~trump_ace(obs)
+    if obs[O_RULES + R_LEAD_RULE] == LEAD_ZANUDNY:  # VAR-ZA1: lead from the highest rank
+        z = zanudny_cards(obs, hand)
+        pool = pool & z if pool & z else z
     return pool
 
 
@@ -254,6 +259,8 @@ def h_attack(obs, k):
     s = _plan_attack(obs, k)
     if attack_ok(obs, obs[O_HAND], s):
         return s
+    if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead
+        return variant_lead(obs, obs[O_HAND])
     return bit(lowest(obs[O_HAND]))
 
 
@@ -408,7 +415,10 @@ def h_cover(obs, legal, k):
         return c
     c = _pick_cover(obs, k, legal, tr)
     pickup = popcount(obs[O_TABLE_MASK])
-    if pickup <= k[TAKE_MAX_PICKUP]:
+    # zanudny: a high card taken to save a cover comes straight back as a forced high lead, and two such
+    # players holding more than a hand each take in turn for ever (RUL-22); cover instead
+    save = obs[O_RULES + R_LEAD_RULE] != LEAD_ZANUDNY
+    if save and pickup <= k[TAKE_MAX_PICKUP]:
         if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
             return np.int64(NO_CARD)
         if early and _expensive(obs, k, c, tr, hand):

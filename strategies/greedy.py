@@ -5,11 +5,14 @@ left). Cover with the cheapest card that beats: the lowest higher card of the su
 the lowest trump; take when nothing beats. Throw in one card at a time, the lowest-ranked
 legal non-trump, a trump only once the talon is empty. Never transfers. Always exchanges
 the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
+Under the §6 lead modifiers: zanudny, the lowest card of the highest rank (a non-trump if one is
+eligible); tryoshka, its cheapest cards (non-trumps first); armenian, never the talon card.
 """
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TALON, O_TRUMP_SUIT, bit, lowest
+from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_RULES, O_TALON, O_TRUMP_SUIT, bit, lowest, variant_lead
+from sim.core.rules import R_LEAD_RULE
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
@@ -20,6 +23,8 @@ PARAMS = {}
 @njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
+    if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead (never the talon card)
+        return variant_lead(obs, hand)
     plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
     return bit(lowest(plain if plain else hand))
 

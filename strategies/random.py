@@ -9,10 +9,13 @@ import numpy as np
 from numba import njit
 
 from sim.core.lib import (
-    NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, attack_ok, bit, lowest, popcount,
-    random_card, rng_below,
+    FROM_TALON, NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, attack_ok, bit, lowest,
+    popcount, random_card, rng_below, talon_lead_ok, tryoshka_size, zanudny_cards,
 )
-from sim.core.rules import MODE_PROSTOY, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE
+from sim.core.rules import (
+    LEAD_TRYOSHKA, LEAD_ZANUDNY, MODE_PROSTOY, R_LEAD_RULE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TRYOSHKA_SAME_RANK,
+    R_TWO_PAIR_SIZE, R_VARIANT_ANY,
+)
 
 NAME = "random"
 DESCRIPTION = "Uniformly random legal move at every decision (the floor any strategy must beat)."
@@ -79,8 +82,45 @@ def _prostoy_attack(obs, hand, rng):
 
 
 @njit(cache=True, _nrt=False)
+def _random_k(rng, pool, k):
+    """k random cards of pool."""
+    s = np.int64(0)
+    while popcount(s) < k and pool & ~s:
+        s |= bit(random_card(rng, pool & ~s))
+    return s
+
+
+@njit(cache=True, _nrt=False)
+def _variant_attack(obs, hand, rng):
+    """A random lead under the §6 lead modifiers (0: none applies, play the family's own lead)."""
+    if talon_lead_ok(obs) and rng_below(rng, 4) == 0:  # armenian: the top talon card, one time in four
+        return np.int64(FROM_TALON)
+    rule = obs[O_RULES + R_LEAD_RULE]
+    if rule == LEAD_TRYOSHKA:
+        k = tryoshka_size(obs, hand)
+        if obs[O_RULES + R_TRYOSHKA_SAME_RANK] == 0:
+            return _random_k(rng, hand, k)
+        ranks = np.int64(0)
+        for r in range(9):
+            if popcount(hand & RANK_MASKS[r]) >= k:
+                ranks |= bit(r)
+        return _random_k(rng, hand & RANK_MASKS[random_card(rng, ranks)], k)
+    if rule == LEAD_ZANUDNY and obs[O_RULES + R_MODE] == MODE_PROSTOY:
+        for _ in range(16):
+            s = _prostoy_attack(obs, hand, rng)
+            if attack_ok(obs, hand, s):
+                return s
+        return bit(random_card(rng, zanudny_cards(obs, hand)))
+    return np.int64(0)
+
+
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
+    if obs[O_RULES + R_VARIANT_ANY] != 0:
+        s = _variant_attack(obs, hand, rng)
+        if s != 0:
+            return s
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
         s = _prostoy_attack(obs, hand, rng)
         return s if attack_ok(obs, hand, s) else bit(random_card(rng, hand))

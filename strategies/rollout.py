@@ -20,7 +20,7 @@ from numba import njit
 
 from sim.core.kernels import apply, sample_hidden
 from sim.core.layout import F_OUTCOME, F_SIZE, STATE_SIZE
-from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, bit, lowest, popcount
+from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, attack_ok, bit, lowest, popcount
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
 from strategies import expert as _expert
 from strategies import search as _search
@@ -62,7 +62,7 @@ def attack(obs, legal, params, rng):
     while m and nc <= max_cand:
         c = lowest(m)
         m &= m - 1
-        if bit(c) != mine:
+        if bit(c) != mine and attack_ok(obs, hand, bit(c)):  # zanudny / tryoshka restrict singles
             cands[nc] = bit(c)
             nc += 1
     if nc == 1:

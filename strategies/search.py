@@ -109,7 +109,8 @@ def attack_candidates(obs, hand, first, cands, cap):
     while m and nc < cap:
         c = lowest(m)
         m &= m - 1
-        nc = _add(cands, nc, np.int64(1) << c)
+        if attack_ok(obs, hand, np.int64(1) << c):  # a single is not always legal (zanudny, tryoshka)
+            nc = _add(cands, nc, np.int64(1) << c)
     if nc >= cap:
         return nc
     if obs[O_RULES + R_MODE] != MODE_PROSTOY:

@@ -85,6 +85,10 @@ def core_decisions(family: str, n: int, toggles: dict, strategy: str, seed: int,
                  "previous_fool": d.previous_fool if i and d.previous_fool >= 0 else None,
                  "deck": [card_name(c) for c in d.deck], "actions": [],
                  "result": {"bouts": int(rec[L.F_BOUTS])}}
+        from sim.referee.trace import decode_shuffles
+        shuffles = decode_shuffles(d.trace[: int(d.tn[0])])[0]
+        if shuffles:  # VAR-OT1: the talon orders the core's shuffles gave
+            trace["talon_shuffles"] = shuffles
         out.append((trace, stream))
         if rec[L.F_ERROR]:
             break

@@ -17,19 +17,21 @@ from numba import njit
 from sim.core.layout import (
     ERR_ILLEGAL, F_ACE_HOLDER, F_BOUTS, F_DEALER, F_DRAW, F_ERR_KIND, F_ERR_SEAT, F_ERR_VALUE, F_ERROR, F_EXCHANGE_SEAT,
     F_FIRST_ATTACKER, F_FOOL, F_FOOL_CARDS, F_INVARIANT, F_LAST_LEAD_SIXES, F_LOSING_TEAM, F_OUTCOME, F_PLACE,
-    F_POGONY_SEAT, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
-    K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER,
-    O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
+    F_POGON_TOP, F_POGONY, F_POGONY_SEAT, F_POINTS, F_SCORE_TIE, F_SCORE_WIN, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS,
+    F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE, K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR,
+    O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND,
+    O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_POGON_TOP, O_POGONY, O_POINTS, O_RULES, O_SEAT, O_TABLE_BY,
     O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
     PH_CHAIN_ANSWER, PH_OVER, PH_PCOVER, PH_THROW, S_CHAIN_ANSWER, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK,
     S_DECLINED, S_FIRST_ATT,
     S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
     S_SHOWED, S_SHOWN_BOUT, S_SHOWN_GAME, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_THROW_I, S_TP, SHOW,
-    STATE_SIZE, T_ATTACK, T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
+    STATE_SIZE, FROM_TALON, O_DISCARDS, O_REMOVED, O_REMOVED_KNOWN, S_OT_RNG, S_REMOVED, T_RESHUFFLE, T_ATTACK,
+    T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
 )
 from sim.core.lib import (
-    FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, option_ok, popcount, random_card, rng_next,
+    FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, mix64, option_ok, popcount, random_card, rng_next,
     same_rank_cards,
 )
 from sim.core.rules import (
@@ -37,8 +39,10 @@ from sim.core.rules import (
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
     R_FIRST_BOUT_UNTIL_DISCARD, R_FIRST_LOWEST_TRUMP, R_HAND, R_LATER_DEALS, R_MAX_ATTACK, R_MODE, R_N_TEAMS,
     R_NEIGHBOURS_GT, R_NEXT_DEALER_TEAM, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
-    R_PROEZDNOY_PER_GAME, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING, R_TRANSFER_FIRST,
-    R_TRUMP_ONLY_IF_CANNOT_FOLLOW, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER, TIMING_ANY_TIME,
+    R_PROEZDNOY_PER_GAME, R_SCORING_RULE, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING,
+    R_TRANSFER_FIRST, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, SCORE_POGONNY, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER,
+    TIMING_ANY_TIME, DEAL_CHUKOTSKY, DEAL_NAVALENY, R_ALBANIAN, R_DEAL_RULE, R_DEALING_ANY,
+    R_NAVALENY_LEFTOVER_TRUMP, R_NAVALENY_OUT, R_OTBOYNY, R_PUSTOY, R_PUSTOY_REFILL,
     BOUT_CHINESE, BOUT_ROAD, R_BOUT_RULE,
 )
 
@@ -94,6 +98,16 @@ def _draw(ws, s, hand_size):
 
 
 @njit(cache=True, _nrt=False)
+def _refill(rv, ws, s):
+    """Refill seat s after a bout (RUL-13/18); VAR-PU1 pustoy: only an empty hand draws, to pustoy_refill_to."""
+    if rv[R_PUSTOY] != 0:
+        if ws[S_HANDS + s] == 0:
+            _draw(ws, s, rv[R_PUSTOY_REFILL])
+    else:
+        _draw(ws, s, rv[R_HAND])
+
+
+@njit(cache=True, _nrt=False)
 def _next_active(out, s, n):
     """The next active seat clockwise from s (s itself last)."""
     t = s
@@ -141,9 +155,10 @@ def _team_left(ws, out, n):
 
 
 @njit(cache=True, _nrt=False)
-def _table_add(ws, card):
+def _table_add(ws, card, seat):
     i = ws[O_NTABLE]
     ws[O_TABLE_ATT + i] = card
+    ws[O_TABLE_BY + i] = seat
     ws[O_TABLE_COV + i] = -1
     ws[O_TABLE_MASK] |= ONE << card
     ws[O_NTABLE] = i + 1
@@ -176,15 +191,17 @@ def fail(ws, rec, seat, kind, value):
 @njit(cache=True, _nrt=False)
 def conserved(ws, n):
     """Every card in exactly one place (hands, talon, discard, table); hand sizes match the hands."""
-    every = ws[S_TALON_MASK] | ws[O_DISCARD] | ws[O_TABLE_MASK]
-    count = popcount(ws[S_TALON_MASK]) + popcount(ws[O_DISCARD]) + popcount(ws[O_TABLE_MASK])
+    every = ws[S_TALON_MASK] | ws[O_DISCARD] | ws[O_TABLE_MASK] | ws[S_REMOVED]
+    count = (popcount(ws[S_TALON_MASK]) + popcount(ws[O_DISCARD]) + popcount(ws[O_TABLE_MASK])
+             + popcount(ws[S_REMOVED]))
     for s in range(n):
         h = ws[S_HANDS + s]
         if popcount(h) != ws[O_HAND_SIZE + s]:
             return False
         every |= h
         count += popcount(h)
-    return every == FULL and count == 36 and popcount(ws[S_TALON_MASK]) == ws[S_TEND] - ws[S_TP]
+    return (every == FULL and count == 36 and popcount(ws[S_TALON_MASK]) == ws[S_TEND] - ws[S_TP]
+            and popcount(ws[S_REMOVED]) == ws[O_REMOVED])
 
 
 # ---- dealing --------------------------------------------------------------------------------
@@ -277,17 +294,103 @@ def _turn_trump(rv, ws, tc):
 
 
 @njit(cache=True, _nrt=False)
+def _deal_navaleny(rv, ws, dealer):
+    """VAR-NA1 (RUL-52): the whole pack one at a time from the dealer's left; with out_of_play the cards
+    that do not split evenly are put out of play (face down, or face up for trump with leftover_card);
+    the trump is the last card dealt, shown and kept in that hand. Returns the trump card."""
+    n = rv[R_NPLAYERS]
+    total = 36
+    if rv[R_NAVALENY_OUT] != 0:
+        total = 36 - 36 % n
+    for s in range(6):
+        ws[S_HANDS + s] = 0
+        ws[O_KNOWN + s] = 0
+    s = dealer
+    for i in range(total):
+        s += 1
+        if s == n:
+            s = 0
+        ws[S_HANDS + s] |= ONE << ws[S_DECK + i]
+    for x in range(6):
+        ws[O_HAND_SIZE + x] = popcount(ws[S_HANDS + x]) if x < n else 0
+    rem = np.int64(0)
+    for i in range(total, 36):
+        rem |= ONE << ws[S_DECK + i]
+    ws[S_REMOVED] = rem
+    ws[O_REMOVED] = 36 - total
+    if total < 36 and rv[R_NAVALENY_LEFTOVER_TRUMP] != 0:
+        tc = ws[S_DECK + total]
+        ws[O_REMOVED_KNOWN] = ONE << tc
+    else:
+        tc = ws[S_DECK + total - 1]
+        ws[O_KNOWN + s] = ONE << tc
+    ws[S_TP] = 0
+    ws[S_TEND] = 0
+    ws[S_TALON_MASK] = 0
+    ws[O_TALON] = 0
+    ws[O_TRUMP_IN_TALON] = 0
+    return tc
+
+
+@njit(cache=True, _nrt=False)
+def _sort_talon(ws, start, stop):
+    """VAR-AL1 (RUL-53): talon cards start..stop-1 by rank, highest first; equal ranks keep their order."""
+    for i in range(start + 1, stop):
+        x = ws[S_TALON + i]
+        j = i - 1
+        while j >= start and (ws[S_TALON + j] >> 2) < (x >> 2):
+            ws[S_TALON + j + 1] = ws[S_TALON + j]
+            j -= 1
+        ws[S_TALON + j + 1] = x
+
+
+@njit(cache=True, _nrt=False)
+def _deal_variant(rv, drng, ws, dealer):
+    """The deal under the §6 dealing modifiers (VAR-NA1, VAR-CH1, VAR-AL1, VAR-OT1). Returns the trump card."""
+    ws[S_REMOVED] = 0
+    ws[O_REMOVED] = 0
+    ws[O_REMOVED_KNOWN] = 0
+    ws[O_DISCARDS] = 0
+    if rv[R_DEAL_RULE] == DEAL_NAVALENY:
+        tc = _deal_navaleny(rv, ws, dealer)
+    else:
+        dealt = _deal_hands(rv, ws, dealer)
+        tc = _lay_talon(rv, ws, dealer, dealt)
+        if rv[R_DEAL_RULE] == DEAL_CHUKOTSKY and ws[S_TEND] > 0:
+            # VAR-CH1 (RUL-51): the talon and the face-up trump card leave play; the trump suit stays
+            ws[S_REMOVED] = ws[S_TALON_MASK]
+            ws[O_REMOVED] = ws[S_TEND]
+            ws[O_REMOVED_KNOWN] = ONE << tc
+            ws[S_TALON_MASK] = 0
+            ws[S_TEND] = 0
+            ws[O_TALON] = 0
+            ws[O_TRUMP_IN_TALON] = 0
+        elif rv[R_ALBANIAN] != 0 and ws[S_TEND] > 1:
+            _sort_talon(ws, 0, ws[S_TEND] - 1)
+    if rv[R_OTBOYNY] != 0:
+        ws[S_OT_RNG] = np.int64(rng_next(drng))
+    return tc
+
+
+@njit(cache=True, _nrt=False)
 def deal(rv, drng, ws, dealer):
     """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
     _shuffle(drng, ws)
-    dealt = _deal_hands(rv, ws, dealer)
-    tc = _lay_talon(rv, ws, dealer, dealt)
+    if rv[R_DEALING_ANY] != 0:
+        tc = _deal_variant(rv, drng, ws, dealer)
+    else:
+        dealt = _deal_hands(rv, ws, dealer)
+        tc = _lay_talon(rv, ws, dealer, dealt)
     _turn_trump(rv, ws, tc)
     if rv[R_BOUT_RULE] == BOUT_CHINESE:  # RUL-75: spades are always trumps
         ws[O_TRUMP_SUIT] = 3
     ws[O_DEALER] = dealer
     ws[O_OUT] = 0
     ws[O_DISCARD] = 0
+    for s in range(6):  # the scores of the scoring variants (VAR-PG1, VAR-OC1) start afresh every deal
+        ws[O_POINTS + s] = 0
+        ws[O_POGONY + s] = 0
+        ws[O_POGON_TOP + s] = -1
 
 
 @njit(cache=True, _nrt=False)
@@ -394,6 +497,7 @@ def _open_bout(rv, ws, rec):
     for i in range(12):
         ws[O_TABLE_ATT + i] = -1
         ws[O_TABLE_COV + i] = -1
+        ws[O_TABLE_BY + i] = -1
     ws[S_OPENER] = ws[O_ATTACKER]
     ws[S_NCOV] = 0
     ws[S_SHOWN_BOUT] = 0
@@ -571,7 +675,7 @@ def advance(rv, ws, rec, trace, tn, tracing):
             if _defender_decision(rv, ws):
                 return
             if ws[O_TAKING] != 0 and rv[R_THROW_AFTER_TAKE] == 0:
-                _end_throw_bout(rv, ws, rec)
+                _end_throw_bout(rv, ws, rec, trace, tn, tracing)
                 continue
             ws[S_THROW_I] = 0
             ws[S_ATT_DONE] = ws[S_SKIP_ATT]
@@ -584,7 +688,7 @@ def advance(rv, ws, rec, trace, tn, tracing):
                 ws[S_SKIP_ATT] = 0
                 ws[S_PHASE] = PH_DEFEND
                 continue
-            _end_throw_bout(rv, ws, rec)
+            _end_throw_bout(rv, ws, rec, trace, tn, tracing)
 
 
 # ---- applying an answer -----------------------------------------------------------------------
@@ -615,7 +719,7 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
             ws[S_THROW_I] += 1
         else:
             _play_out(ws, seat, a)
-            _table_add(ws, a)
+            _table_add(ws, a, seat)
             if tracing:
                 emit(trace, tn, T_THROW_IN, seat, a, 0)
             ws[S_SKIP_ATT] = 0
@@ -642,20 +746,30 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
 
 @njit(cache=True, _nrt=False)
 def _apply_attack(rv, ws, att, a, trace, tn, tracing):
+    from_talon = 0
+    if a == FROM_TALON:  # RUL-45: the top card of the talon, led blind (never the face-up trump card)
+        tp = ws[S_TP]
+        c = ws[S_TALON + tp]
+        ws[S_TP] = tp + 1
+        ws[S_TALON_MASK] &= ~(ONE << c)
+        ws[O_TALON] = ws[S_TEND] - tp - 1
+        a = ONE << c
+        from_talon = 1
     ws[S_LEAD_MASK] = a
     m = a
     k = 0
     while m:
-        _table_add(ws, lowest(m))
+        _table_add(ws, lowest(m), att)
         m &= m - 1
         k += 1
-    _set_hand(ws, att, ws[S_HANDS + att] & ~a)
-    ws[O_KNOWN + att] &= ~a
+    if from_talon == 0:
+        _set_hand(ws, att, ws[S_HANDS + att] & ~a)
+        ws[O_KNOWN + att] &= ~a
     if tracing:
-        emit(trace, tn, T_ATTACK, att, a, 0)
+        emit(trace, tn, T_ATTACK, att, a, from_talon)
     if rv[R_MODE] == MODE_PROSTOY:
         if rv[R_ATT_DRAW_NOW] != 0:
-            _draw(ws, att, rv[R_HAND])
+            _refill(rv, ws, att)
         ws[S_P_K] = k
         ws[S_P_COVERED] = 0
         ws[S_P_USED] = 0
@@ -692,6 +806,8 @@ def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
     ws[O_TABLE_COV + tgt] = a
     ws[O_TABLE_MASK] |= ONE << a
     ws[S_NCOV] = tgt + 1
+    if rv[R_SCORING_RULE] != 0:  # VAR-OC1 / RUL-60: every cover beats a card, whatever the bout's end
+        ws[O_POINTS + dfn] += 1
     if tracing:
         emit(trace, tn, T_COVER, dfn, ws[O_TABLE_ATT + tgt], a)
 
@@ -717,7 +833,7 @@ def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
             emit(trace, tn, T_SHOW, dfn, c, nd)
     else:
         _play_out(ws, dfn, a)
-        _table_add(ws, a)
+        _table_add(ws, a, dfn)
         if tracing:
             emit(trace, tn, T_TRANSFER, dfn, a, nd)
     rec[F_TRANSFERS] += 1
@@ -759,44 +875,164 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | take)
         ws[O_KNOWN + dfn] |= take
         rec[F_TAKEN + dfn] += popcount(take)
+    if rv[R_SCORING_RULE] != 0:
+        # RUL-60: the pairs that stand go to the discard; a take-all defence beat nothing (RUL-12)
+        ws[O_POINTS + dfn] += popcount(covered)
+        if taking:  # RUL-61: the attack is all the attacker's
+            for r in range(9):
+                if popcount(take & RANK_MASKS[r]) == 2:
+                    _credit_pogon(ws, dfn, att, r)
     if covered:
-        ws[O_DISCARD] |= covered | used
-        ws[S_ANY_DISCARD] = 1
+        _to_discard(rv, ws, covered | used, trace, tn, tracing)
     ws[O_TABLE_MASK] = 0
-    hand_size = rv[R_HAND]
     if rv[R_ATT_DRAW_NOW] == 0:
-        _draw(ws, att, hand_size)
-    _draw(ws, dfn, hand_size)
+        _refill(rv, ws, att)
+    _refill(rv, ws, dfn)
     _end_bout(rv, ws, rec, taking)
 
 
 @njit(cache=True, _nrt=False)
-def _end_throw_bout(rv, ws, rec):
+def _credit_pogon(ws, taker, maker, r):
+    """RUL-61: one pogon of rank r made by `maker` on `taker`; it counts only against an opponent."""
+    if maker >= 0 and maker != taker and ws[O_TEAM + maker] != ws[O_TEAM + taker]:
+        ws[O_POGONY + maker] += 1
+        if r > ws[O_POGON_TOP + maker]:
+            ws[O_POGON_TOP + maker] = r
+
+
+@njit(cache=True, _nrt=False)
+def _pogony_of_take(ws, dfn):
+    """RUL-61: every rank of which the taker picks up exactly two attack cards is a pogon, made by the
+    player who laid the second of the two (the later table slot)."""
+    k = ws[O_NTABLE]
+    am = np.int64(0)
+    for i in range(k):
+        am |= ONE << ws[O_TABLE_ATT + i]
+    for r in range(9):
+        if popcount(am & RANK_MASKS[r]) == 2:
+            i = k - 1
+            while (ws[O_TABLE_ATT + i] >> 2) != r:
+                i -= 1
+            _credit_pogon(ws, dfn, ws[O_TABLE_BY + i], r)
+
+
+@njit(cache=True, _nrt=False)
+def _score_result(rv, ws, rec, n):
+    """RUL-62: the scores into the record, and who won the score: the side (the player, or the team
+    summed) with the most cards beaten (ochkovy) or the most pogony, then the highest pogon (pogonny);
+    sides still level share the win; nobody wins a score of nothing."""
+    pog = rv[R_SCORING_RULE] == SCORE_POGONNY
+    best = np.int64(0)
+    for s in range(n):
+        rec[F_POINTS + s] = ws[O_POINTS + s]
+        rec[F_POGONY + s] = ws[O_POGONY + s]
+        rec[F_POGON_TOP + s] = ws[O_POGON_TOP + s]
+    win = np.int64(0)
+    for s in range(n):
+        total = np.int64(0)
+        top = np.int64(-1)
+        for t in range(n):
+            if ws[O_TEAM + t] == ws[O_TEAM + s]:
+                if pog:
+                    total += ws[O_POGONY + t]
+                    if ws[O_POGON_TOP + t] > top:
+                        top = ws[O_POGON_TOP + t]
+                else:
+                    total += ws[O_POINTS + t]
+        key = total * 16 + top + 1 if pog else total
+        if total > 0 and key > best:
+            best = key
+            win = np.int64(0)
+        if total > 0 and key == best:
+            win |= ONE << s
+    rec[F_SCORE_WIN] = win
+    sides = 0
+    for s in range(n):
+        if (win >> s) & 1:
+            first = True
+            for t in range(s):
+                if ws[O_TEAM + t] == ws[O_TEAM + s]:
+                    first = False
+            if first:
+                sides += 1
+    rec[F_SCORE_TIE] = 1 if sides > 1 else 0
+
+
+@njit(cache=True, _nrt=False)
+def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
     """RUL-17/18: the table is taken or discarded; everyone refills, the defender last."""
     n = rv[R_NPLAYERS]
     dfn = ws[O_DEFENDER]
     tm = ws[O_TABLE_MASK]
     taking = ws[O_TAKING] != 0
     if taking:
+        if rv[R_SCORING_RULE] != 0:
+            _pogony_of_take(ws, dfn)
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | tm)
         ws[O_KNOWN + dfn] |= tm
         rec[F_TAKEN + dfn] += popcount(tm)
     else:
-        ws[O_DISCARD] |= tm
-        ws[S_ANY_DISCARD] = 1
+        _to_discard(rv, ws, tm, trace, tn, tracing)
     ws[O_TABLE_MASK] = 0
     if ws[S_TP] < ws[S_TEND]:
-        hand_size = rv[R_HAND]
         out = ws[O_OUT]
         s = ws[S_OPENER]
         for _ in range(n):
             if s != dfn and not (out >> s) & 1:
-                _draw(ws, s, hand_size)
+                _refill(rv, ws, s)
             s += 1
             if s == n:
                 s = 0
-        _draw(ws, dfn, hand_size)
+        _refill(rv, ws, dfn)
     _end_bout(rv, ws, rec, taking)
+
+
+@njit(cache=True, _nrt=False)
+def _ot_below(ws, n):
+    """otboyny's own random stream (S_OT_RNG, seeded at the deal): a uniform integer in [0, n)."""
+    st = np.uint64(ws[S_OT_RNG]) + np.uint64(0x9E3779B97F4A7C15)
+    ws[S_OT_RNG] = np.int64(st)
+    return np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, _nrt=False)
+def _to_discard(rv, ws, cards, trace, tn, tracing):
+    """The beaten cards of a bout go to the discard. VAR-OT1 otboyny (RUL-54): every second bout that
+    discards sends them into the talon instead, shuffled with its face-down cards, the trump card still
+    last; with no talon left they are discarded as usual."""
+    ws[S_ANY_DISCARD] = 1
+    if rv[R_OTBOYNY] != 0:
+        ws[O_DISCARDS] += 1
+        tp = ws[S_TP]
+        tend = ws[S_TEND]
+        if ws[O_DISCARDS] % 2 == 0 and tp < tend:
+            tc = ws[S_TALON + tend - 1]
+            k = 0
+            for i in range(tp, tend - 1):
+                ws[S_TALON + k] = ws[S_TALON + i]
+                k += 1
+            m = cards
+            while m:
+                ws[S_TALON + k] = lowest(m)
+                m &= m - 1
+                k += 1
+            i = k - 1
+            while i > 0:  # Fisher-Yates over the face-down part
+                j = _ot_below(ws, i + 1)
+                x = ws[S_TALON + i]
+                ws[S_TALON + i] = ws[S_TALON + j]
+                ws[S_TALON + j] = x
+                i -= 1
+            ws[S_TALON + k] = tc
+            ws[S_TP] = 0
+            ws[S_TEND] = k + 1
+            ws[S_TALON_MASK] |= cards
+            ws[O_TALON] = k + 1
+            if tracing:
+                for i in range(k + 1):
+                    emit(trace, tn, T_RESHUFFLE, -1, ws[S_TALON + i], i)
+            return
+    ws[O_DISCARD] |= cards
 
 
 @njit(cache=True, _nrt=False)
@@ -831,6 +1067,8 @@ def _end_bout(rv, ws, rec, taking):
             pog = -1
     if n_left <= 1 or pog >= 0:
         rec[F_BOUTS] = bout
+        if rv[R_SCORING_RULE] != 0:
+            _score_result(rv, ws, rec, n)
         if rv[R_POGONY_SCORING] != 0:
             rec[F_LAST_LEAD_SIXES] = popcount(ws[S_LEAD_MASK] & RANK_MASKS[0])
         team_left = _team_left(ws, out, n)
@@ -915,6 +1153,7 @@ def sample_hidden(obs, rng, ws):
     tc = obs[O_TRUMP_CARD]
     if trump_in:
         unseen &= ~(ONE << tc)
+    unseen &= ~obs[O_REMOVED_KNOWN]
     for s in range(n):
         if s != me:
             unseen &= ~obs[O_KNOWN + s]
@@ -932,6 +1171,14 @@ def sample_hidden(obs, rng, ws):
             h |= ONE << c
             unseen &= ~(ONE << c)
         ws[S_HANDS + s] = h
+    rem = obs[O_REMOVED_KNOWN]
+    for _ in range(obs[O_REMOVED] - popcount(rem)):  # cards out of play face down (VAR-CH1, VAR-NA1)
+        if unseen == 0:
+            return False
+        c = random_card(rng, unseen)
+        rem |= ONE << c
+        unseen &= ~(ONE << c)
+    ws[S_REMOVED] = rem
     if popcount(unseen) != obs[O_TALON] - (1 if trump_in else 0):
         return False
     k = 0
@@ -942,6 +1189,8 @@ def sample_hidden(obs, rng, ws):
         ws[S_TALON + k] = c
         tm |= ONE << c
         k += 1
+    if obs[O_RULES + R_ALBANIAN] != 0:
+        _sort_talon(ws, 0, k)  # VAR-AL1: the face-down talon lies sorted, equal ranks in random order
     if trump_in:
         ws[S_TALON + k] = tc
         tm |= ONE << tc
@@ -949,6 +1198,8 @@ def sample_hidden(obs, rng, ws):
     ws[S_TP] = 0
     ws[S_TEND] = k
     ws[S_TALON_MASK] = tm
+    if obs[O_RULES + R_OTBOYNY] != 0:
+        ws[S_OT_RNG] = np.int64(rng_next(rng))  # VAR-OT1: future shuffles are unknown too
     _rest_at_decision(ws)
     return True
 

@@ -24,6 +24,7 @@ K_NONE = -1  # the deal is over: nobody is to act
 KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
 NO_CARD = -1  # cover: take (simple durak: leave uncovered); throw_in: pass; transfer: do not transfer
 SHOW = 64  # transfer answer: card + SHOW = transfer by showing that card
+FROM_TALON = 1 << 36  # attack answer (armenian, RUL-45): lead the top card of the talon, blind and alone
 
 # ---- the observation: what the seat to act may know (the prefix of the state) ---------------
 _OBS_FIELDS = [
@@ -46,7 +47,13 @@ _OBS_FIELDS = [
     # -- beating and trumps
     # -- leads
     # -- dealing and drawing
+    ("REMOVED", 1),  # cards out of play (chukotsky, navaleny out_of_play): how many
+    ("REMOVED_KNOWN", 1),  # the removed cards everybody saw (the turned trump card)
+    ("DISCARDS", 1),  # otboyny: bouts that sent cards to the discard so far (every second goes to the talon)
     # -- scoring
+    ("TABLE_BY", 12),  # who laid each attack card (the slot's seat; -1 empty): a pogon's maker (RUL-61)
+    ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # per seat so far, kept when a scoring variant is on:
+    # cards beaten (VAR-OC1), pogony inflicted and the highest rank of one (VAR-PG1; -1: none)
     # -- chain beating (sim/core/chain.py): cards in the chain, its top card (-1: none), who laid it
     ("CHAIN_LEN", 1), ("CHAIN_TOP", 1), ("CHAIN_BY", 1),
 ]
@@ -61,7 +68,9 @@ _o, O_SIZE = _place(_OBS_FIELDS)
 # -- beating and trumps
 # -- leads
 # -- dealing and drawing
+O_REMOVED, O_REMOVED_KNOWN, O_DISCARDS = _o["REMOVED"], _o["REMOVED_KNOWN"], _o["DISCARDS"]
 # -- scoring
+O_TABLE_BY, O_POINTS, O_POGONY, O_POGON_TOP = _o["TABLE_BY"], _o["POINTS"], _o["POGONY"], _o["POGON_TOP"]
 # -- chain beating
 O_CHAIN_LEN, O_CHAIN_TOP, O_CHAIN_BY = _o["CHAIN_LEN"], _o["CHAIN_TOP"], _o["CHAIN_BY"]
 
@@ -74,6 +83,8 @@ _STATE_FIELDS = [
     # -- beating and trumps
     # -- leads
     # -- dealing and drawing
+    ("REMOVED", 1),  # the mask of the cards out of play
+    ("OT_RNG", 1),  # otboyny: the deal's own random stream (seeded at the deal) for shuffling cards back in
     # -- scoring
     # -- chain beating: the answer `apply` hands on to the chain bout (sim/core/chain.py)
     ("CHAIN_ANSWER", 1),
@@ -83,6 +94,7 @@ _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 # -- beating and trumps
 # -- leads
 # -- dealing and drawing
+S_REMOVED, S_OT_RNG = _s["REMOVED"], _s["OT_RNG"]
 # -- scoring
 # -- chain beating
 S_CHAIN_ANSWER = _s["CHAIN_ANSWER"]
@@ -106,6 +118,9 @@ _REC_FIELDS = [
     # -- leads
     # -- dealing and drawing
     # -- scoring
+    ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # at the end, as O_POINTS.. (scoring variants only)
+    ("SCORE_WIN", 1),  # bitmask of the seats that won the score (0: nobody, or no scoring variant)
+    ("SCORE_TIE", 1),  # 1 when sides (players, or teams) tied for the best score and share the win
 ]
 _f, F_SIZE = _place(_REC_FIELDS)
 (F_GAME, F_SERIES, F_DEAL, F_DEALER, F_FIRST_ATTACKER, F_FOOL, F_LOSING_TEAM, F_BOUTS, F_EXCHANGE_SEAT,
@@ -115,11 +130,15 @@ _f, F_SIZE = _place(_REC_FIELDS)
 # -- leads
 # -- dealing and drawing
 # -- scoring
+F_POINTS, F_POGONY, F_POGON_TOP, F_SCORE_WIN, F_SCORE_TIE = (_f["POINTS"], _f["POGONY"], _f["POGON_TOP"],
+                                                            _f["SCORE_WIN"], _f["SCORE_TIE"])
 
 OUT_ESCAPED, OUT_DREW, OUT_FOOL = 0, 1, 2
 ERR_ILLEGAL = 1
 MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded as unfinished
 
 # ---- trace rows: (code, player, a, b) per action -------------------------------------------
+# T_ATTACK: (T_ATTACK, attacker, card mask, 1 if the card was led from the talon (armenian) else 0)
 T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
+T_RESHUFFLE = 11  # VAR-OT1: (code, -1, card, index) per card of the talon after a discard is shuffled in
 TRACE_CAP = 60000

@@ -26,10 +26,11 @@ from sim.core.layout import (  # noqa: E402,F401  (the observation layout strate
     K_ATTACK, K_COVER, K_EXCHANGE, K_NONE, K_THROW_IN, K_TRANSFER, KIND_NAMES, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT,
     O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT,
     O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING,
-    O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW,
+    O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW, FROM_TALON,
 )
 from sim.core.rules import (  # noqa: E402
-    MODE_PROSTOY, R_LEAD_SINGLE, R_MODE, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE,
+    LEAD_TRYOSHKA, LEAD_ZANUDNY, MODE_PROSTOY, R_ARMENIAN, R_LEAD_RULE, R_LEAD_SINGLE, R_MODE,
+    R_SETS_SINGLE_OR_PAIR, R_TRYOSHKA_SAME_RANK, R_TWO_PAIR_SIZE, R_VARIANT_ANY, R_ZANUDNY_TRUMPS_APART,
 )
 
 
@@ -184,9 +185,8 @@ def random_card(state, mask):
 
 
 @njit(cache=True, _nrt=False)
-def attack_ok(obs, hand, a):
-    """Is `a` a legal attack from `hand` now? The one test of a lead, read from the observation
-    (rules vector and O_LIMIT), used by the core, by `random` and by the strategy helpers (RUL-11, RUL-14/15)."""
+def _plain_attack_ok(obs, hand, a):
+    """The family's own lead test (RUL-11, RUL-14/15)."""
     if a <= 0 or (a & ~hand) != 0:
         return False
     lim = obs[O_LIMIT]
@@ -196,6 +196,117 @@ def attack_ok(obs, hand, a):
     if k > lim or popcount(same_rank_cards(a) & NIBBLE_LOW) != 1:
         return False
     return k == 1 or obs[O_RULES + R_LEAD_SINGLE] == 0
+
+
+@njit(cache=True, _nrt=False)
+def zanudny_cards(obs, hand):
+    """VAR-ZA1 (RUL-40/41): the cards of `hand` of its highest rank; with zanudny_trumps_apart the
+    highest rank of its non-trumps (of its trumps when it holds nothing else)."""
+    pool = hand
+    if obs[O_RULES + R_ZANUDNY_TRUMPS_APART] != 0 and obs[O_TRUMP_SUIT] >= 0:
+        plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+        if plain:
+            pool = plain
+    if pool == 0:
+        return np.int64(0)
+    return pool & (np.int64(0xF) << (highest(pool) & ~3))
+
+
+@njit(cache=True, _nrt=False)
+def max_same_rank(hand):
+    """The most cards of one rank in hand."""
+    best = 0
+    for r in range(9):
+        k = popcount(hand & RANK_MASKS[r])
+        if k > best:
+            best = k
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def tryoshka_size(obs, hand):
+    """VAR-TR1 (RUL-42/43): the size every lead must have: 3, or fewer when the attacker holds fewer
+    (with same_rank: fewer of one rank) or the bout's limit (O_LIMIT) allows fewer."""
+    k = popcount(hand)
+    if obs[O_RULES + R_TRYOSHKA_SAME_RANK] != 0:
+        k = max_same_rank(hand)
+    if k > 3:
+        k = 3
+    if k > obs[O_LIMIT]:
+        k = obs[O_LIMIT]
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def talon_lead_ok(obs):
+    """VAR-AR1 (RUL-45/46): may the attacker lead the top card of the talon? Armenian on, and a face-down
+    card above the face-up trump card (the trump card itself is never led)."""
+    return obs[O_RULES + R_ARMENIAN] != 0 and obs[O_TALON] - (1 if obs[O_TRUMP_IN_TALON] != 0 else 0) > 0
+
+
+@njit(cache=True, _nrt=False)
+def _variant_attack_ok(obs, hand, a):
+    """The lead under the §6 lead modifiers (RUL-40..47)."""
+    if a == FROM_TALON:
+        return talon_lead_ok(obs)
+    rule = obs[O_RULES + R_LEAD_RULE]
+    if rule == LEAD_TRYOSHKA:
+        if a <= 0 or (a & ~hand) != 0:
+            return False
+        if popcount(a) != tryoshka_size(obs, hand):
+            return False
+        return obs[O_RULES + R_TRYOSHKA_SAME_RANK] == 0 or popcount(same_rank_cards(a) & NIBBLE_LOW) == 1
+    if not _plain_attack_ok(obs, hand, a):
+        return False
+    if rule == LEAD_ZANUDNY:
+        return (a & zanudny_cards(obs, hand)) != 0
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def attack_ok(obs, hand, a):
+    """Is `a` a legal attack from `hand` now? The one test of a lead, read from the observation
+    (rules vector and O_LIMIT), used by the core, by `random` and by the strategy helpers (RUL-11, RUL-14/15;
+    the §6 lead modifiers: RUL-40..47)."""
+    if obs[O_RULES + R_VARIANT_ANY] != 0:
+        return _variant_attack_ok(obs, hand, a)
+    return _plain_attack_ok(obs, hand, a)
+
+
+@njit(cache=True, _nrt=False)
+def variant_lead(obs, hand):
+    """The cheapest legal lead from `hand` under a lead_rule modifier (0 under lead_rule=standard): the
+    lowest-valued card of the highest rank (zanudny; non-trumps before trumps), or the tryoshka's
+    cheapest cards (same_rank: of the lowest rank that has enough). Used by the strategies."""
+    rule = obs[O_RULES + R_LEAD_RULE]
+    tr = obs[O_TRUMP_SUIT]
+    trumps = (NIBBLE_LOW << tr) & hand if tr >= 0 else np.int64(0)
+    if rule == LEAD_ZANUDNY:
+        e = zanudny_cards(obs, hand)
+        if e & ~trumps:
+            return bit(lowest(e & ~trumps))
+        return bit(lowest(e)) if e else np.int64(0)
+    if rule == LEAD_TRYOSHKA:
+        k = tryoshka_size(obs, hand)
+        pool = hand
+        if obs[O_RULES + R_TRYOSHKA_SAME_RANK] != 0:
+            for r in range(9):
+                if popcount(hand & RANK_MASKS[r]) >= k:
+                    pool = hand & RANK_MASKS[r]
+                    break
+        s = np.int64(0)
+        plain = pool & ~trumps
+        tp = pool & trumps
+        while popcount(s) < k and (plain | tp):
+            if plain:
+                c = lowest(plain)
+                plain &= plain - 1
+            else:
+                c = lowest(tp)
+                tp &= tp - 1
+            s |= bit(c)
+        return s
+    return np.int64(0)
 
 
 @njit(cache=True, _nrt=False)

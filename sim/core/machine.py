@@ -53,6 +53,10 @@ def _attack_sets(ws, out):
             idx[j] += 1
             for i in range(j + 1, k):
                 idx[i] = idx[i - 1] + 1
+    if attack_ok(ws, hand, L.FROM_TALON):  # armenian: the top talon card (RUL-45)
+        if count < out.shape[0]:
+            out[count] = L.FROM_TALON
+        count += 1
     return count
 
 

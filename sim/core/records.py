@@ -18,6 +18,10 @@ RECORD_DTYPE = np.dtype([
     ("pogony_seat", np.int8), ("last_lead_sixes", np.int8), ("six_holder", np.int8), ("ace_holder", np.int8),
     ("fool_cards", np.int16), ("invariant", np.int16),
     ("outcome", np.int8, (6,)), ("place", np.int8, (6,)), ("taken", np.int16, (6,)),
+    # scoring variants (VAR-OC1, VAR-PG1; zero without one): cards beaten, pogony inflicted, the highest
+    # pogon's rank index (-1: none) per seat, and the seats that won the score as a bitmask (0: nobody)
+    ("points", np.int16, (6,)), ("pogony", np.int16, (6,)), ("pogon_top", np.int8, (6,)), ("score_win", np.int16),
+    ("score_tie", np.bool_),
 ])
 
 _SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": E.F_DEALER,
@@ -26,7 +30,8 @@ _SCALARS = {"game": E.F_GAME, "series": E.F_SERIES, "deal": E.F_DEAL, "dealer": 
             "exchange_seat": E.F_EXCHANGE_SEAT, "transfers": E.F_TRANSFERS, "pogony_seat": E.F_POGONY_SEAT,
             "last_lead_sixes": E.F_LAST_LEAD_SIXES, "six_holder": E.F_SIX_HOLDER,
             "ace_holder": E.F_ACE_HOLDER, "fool_cards": E.F_FOOL_CARDS,
-            "invariant": E.F_INVARIANT}
+            "invariant": E.F_INVARIANT, "score_win": E.F_SCORE_WIN,
+            "score_tie": E.F_SCORE_TIE}
 
 
 def to_records(raw: np.ndarray) -> np.ndarray:
@@ -37,4 +42,7 @@ def to_records(raw: np.ndarray) -> np.ndarray:
     out["outcome"] = raw[:, E.F_OUTCOME:E.F_OUTCOME + 6]
     out["place"] = raw[:, E.F_PLACE:E.F_PLACE + 6]
     out["taken"] = raw[:, E.F_TAKEN:E.F_TAKEN + 6]
+    out["points"] = raw[:, E.F_POINTS:E.F_POINTS + 6]
+    out["pogony"] = raw[:, E.F_POGONY:E.F_POGONY + 6]
+    out["pogon_top"] = raw[:, E.F_POGON_TOP:E.F_POGON_TOP + 6]
     return out

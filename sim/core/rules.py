@@ -126,9 +126,9 @@ TOGGLES: tuple[Toggle, ...] = (
            "Transfer by showing any card of the attack rank, each card once per bout.", families=("perevodnoy",)),
     Toggle("pogony_instant_win", (False, True), _d(False), "HR-2",
            "Two players left and one holds exactly two sixes: he wins at once.", families=THROW_IN),
-    Toggle("pogony_scoring", ("none", "last_lead_sixes", "pogonny"), _d("none"), "VAR-PG1",
-           "Score pogony: count the sixes in the winner's last lead, or Pogonny scoring.",
-           implemented=("none", "last_lead_sixes")),
+    Toggle("pogony_scoring", ("none", "last_lead_sixes"), _d("none"), "§6 (pogony terminology)",
+           "Record the sixes in the winner's last lead (the fool 'with pogony'). Pogonny scoring (VAR-PG1) is "
+           "the modifier scoring=pogonny (RUL-63)."),
     Toggle("draw_possible", (True,), _d(True), "PR5-E3, POD-E3", "Everybody out at once is a draw."),
 )
 
@@ -162,24 +162,42 @@ BEATING_TOGGLES = (
 # leads
 LEAD_TOGGLES = (
     _m("lead_rule", ("standard", "zanudny", "tryoshka"), "VAR-ZA1, VAR-TR1",
-       "zanudny: open only with a card of your highest rank; tryoshka: open with exactly 3 cards (2 or 1 "
-       "when fewer are left)."),
+       "zanudny: a lead must include a card of your highest rank (RUL-40); tryoshka: open with exactly 3 "
+       "cards, fewer only when you or the defender hold fewer (RUL-42).", implemented=None),
     _m("zanudny_trumps_apart", (False, True), "VAR-ZA1",
-       "With zanudny, whether trumps count apart when finding the highest rank (004 is silent)."),
+       "With zanudny, trumps count apart: the highest rank is that of your non-trumps, trumps only when "
+       "you hold nothing else (004 is silent; RUL-41).", implemented=None),
     _m("tryoshka_lead", ("any_cards", "same_rank"), "VAR-TR1",
-       "With tryoshka, whether the three cards may be any cards (shram) or must share a rank."),
-    _m("armenian", (False, True), "VAR-AR1", "Армянский: a player may attack with the top card of the talon."),
+       "With tryoshka, whether the three cards may be any cards (shram) or must share a rank (RUL-43).",
+       implemented=None),
+    _m("armenian", (False, True), "VAR-AR1",
+       "Армянский: instead of leading from his hand the attacker may lead the top card of the talon, blind "
+       "and alone; never the face-up trump card (RUL-45..47).", implemented=None),
 )
 # dealing and drawing
 DEALING_TOGGLES = (
     _m("deal_rule", ("standard", "navaleny", "chukotsky"), "VAR-NA1, VAR-CH1",
        "navaleny: the whole pack is dealt at once; chukotsky: after the deal the talon and the trump card "
-       "are removed from play."),
-    _m("draw_rule", ("standard", "pustoy"), "VAR-PU1", "pustoy: a player draws only when his hand is empty."),
+       "are removed from play.", implemented=None),
+    _m("navaleny_extra_cards", ("dealt_on", "out_of_play"), "VAR-NA1",
+       "With navaleny, when the pack does not split evenly (5 players: 36 = 7 x 5 + 1): dealt_on = the deal "
+       "goes on one at a time until the pack is used up, so the first seats from the dealer's left get one "
+       "card more (004 «колода карт раздаётся за один раз»: the whole pack is dealt); out_of_play = every "
+       "seat gets the same number and the cards left over are put out of play face down (RUL-52).",
+       implemented=None),
+    _m("navaleny_trump", ("last_card_dealt", "leftover_card"), "VAR-NA1",
+       "With navaleny, the trump when no card is left to turn: last_card_dealt = the last card dealt is "
+       "shown for trump and stays in that hand (durak.app; RUL-2's 6 x 6 deal); leftover_card = with "
+       "navaleny_extra_cards=out_of_play and a card left over, that card is turned for trump and stays out "
+       "of play face up (RUL-52).", implemented=None),
+    _m("draw_rule", ("standard", "pustoy"), "VAR-PU1", "pustoy: a player draws only when his hand is empty.",
+       implemented=None),
     _m("pustoy_refill_to", (6, 1, 2, 3, 4, 5), "VAR-PU1",
-       "With pustoy, how many cards an empty hand draws (004 is silent)."),
-    _m("otboyny", (False, True), "VAR-OT1", "Отбойный: every second discard is shuffled back into the talon."),
-    _m("albanian", (False, True), "VAR-AL1", "Албанский: the talon is sorted from high to low."),
+       "With pustoy, how many cards an empty hand draws (004 is silent).", implemented=None),
+    _m("otboyny", (False, True), "VAR-OT1", "Отбойный: every second discard is shuffled back into the talon.",
+       implemented=None),
+    _m("albanian", (False, True), "VAR-AL1", "Албанский: the talon is sorted from high to low.",
+       implemented=None),
     _m("poker_swap", (False, True), "VAR-PO1",
        "Покерный: before beating, a player holding six cards or fewer may swap up to two cards with the talon."),
 )
@@ -187,7 +205,7 @@ DEALING_TOGGLES = (
 SCORING_TOGGLES = (
     _m("scoring", ("fool", "pogonny", "ochkovy"), "VAR-PG1, VAR-OC1",
        "Who wins: the fool loses (standard); pogonny: most pogony inflicted; ochkovy: most opponent cards "
-       "beaten."),
+       "beaten. The score is a result beside the fool, who is still found (RUL-60..63).", implemented=None),
 )
 # chain beating (VAR-CN1, VAR-DR1): a bout where each player beats only the top card of a chain
 # (sim/core/chain.py; RUL-70..RUL-79)
@@ -241,17 +259,21 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("korolevsky", "VAR-KO1", "Королевский", {"korolevsky": True}, "planned"),
     Variant("smenny_kozyr", "VAR-SM1", "С подкладным (сменным) козырем", {"changing_trump": True}, "planned"),
     Variant("dvukhkozyrnoy", "VAR-DK1", "Двухкозырной", {"own_trumps": True}, "planned"),
-    Variant("zanudny", "VAR-ZA1", "Занудный", {"lead_rule": "zanudny"}, "planned"),
-    Variant("tryoshka", "VAR-TR1", "Трёшка", {"lead_rule": "tryoshka"}, "planned"),
-    Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "planned"),
-    Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny"}, "planned"),
+    Variant("zanudny", "VAR-ZA1", "Занудный", {"lead_rule": "zanudny"}, "played",
+            "a lead includes a card of the highest rank held (RUL-40/41)"),
+    Variant("tryoshka", "VAR-TR1", "Трёшка", {"lead_rule": "tryoshka"}, "played",
+            "every bout opens with 3 cards (2 or 1 when fewer are held or allowed; RUL-42/43)"),
+    Variant("armyansky", "VAR-AR1", "Армянский", {"armenian": True}, "played",
+            "the attacker may lead the top talon card blind (RUL-45..47)"),
+    Variant("navaleny", "VAR-NA1", "Наваленный", {"deal_rule": "navaleny", "first_attacker_first_deal": "lowest_trump"},
+            "planned", "the whole pack is dealt; the lowest trump leads the first deal (004)"),
     Variant("chukotsky", "VAR-CH1", "Чукотский", {"deal_rule": "chukotsky"}, "planned"),
     Variant("pustoy", "VAR-PU1", "Пустой", {"draw_rule": "pustoy"}, "planned"),
     Variant("otboyny", "VAR-OT1", "Отбойный", {"otboyny": True}, "planned"),
     Variant("albansky", "VAR-AL1", "Албанский", {"albanian": True}, "planned"),
     Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned"),
-    Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "planned"),
-    Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "planned"),
+    Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "played"),
+    Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "played"),
     Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)",
             {"bout_rule": "chain_chinese", "ten_above_king": True, "clubs_only_by_clubs": True}, "played",
             "chain beating: spades trumps, 10 above K, clubs only by clubs (RUL-75..79)", families=("podkidnoy",)),
@@ -376,6 +398,9 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
         if name == "variant":
             continue
         t = TOGGLE_BY_NAME.get(name)
+        if name == "pogony_scoring" and str(raw).strip().lower() == "pogonny":  # RUL-63
+            raise RulesError("pogony_scoring=pogonny is no longer a value: Pogonny scoring (VAR-PG1) is "
+                             "scoring=pogonny (or variant=pogonny)")
         if t is None:
             known = ", ".join(sorted(TOGGLE_BY_NAME))
             raise RulesError(f"unknown toggle {raw_name!r}; known toggles: {known}")
@@ -445,10 +470,19 @@ def _check_beating(family: str, n: int, t: dict) -> str | None:
 
 
 def _check_leads(family: str, n: int, t: dict) -> str | None:
+    # zanudny_trumps_apart / tryoshka_lead without their lead_rule are inert (not refused: the fuzzer's
+    # sparse draws would be filtered too often)
+    if t["armenian"] and t["lead_rule"] == "tryoshka":
+        return ("armenian and tryoshka cannot be combined: a one-card lead from the talon is not a "
+                "three-card opening (RUL-47)")
     return None
 
 
 def _check_dealing(family: str, n: int, t: dict) -> str | None:
+    if t["albanian"] and t["deal_rule"] != "standard":
+        return f"albanian sorts the talon, but deal_rule={t['deal_rule']} leaves no talon to sort"
+    if t["albanian"] and t["otboyny"]:
+        return "albanian (a sorted talon) and otboyny (discards shuffled into the talon) contradict each other"
     return None
 
 
@@ -496,8 +530,9 @@ R_BEATING = R_TEAM0 + 6   # beating and trumps
 R_LEADS = R_OWN_TRUMPS + 1  # leads
 (R_LEAD_RULE, R_ZANUDNY_TRUMPS_APART, R_TRYOSHKA_SAME_RANK, R_ARMENIAN) = range(R_LEADS, R_LEADS + 4)
 R_DEALING = R_ARMENIAN + 1  # dealing and drawing
-(R_DEAL_RULE, R_PUSTOY, R_PUSTOY_REFILL, R_OTBOYNY, R_ALBANIAN, R_POKER) = range(R_DEALING, R_DEALING + 6)
-R_SCORING = R_POKER + 1  # scoring
+(R_DEAL_RULE, R_PUSTOY, R_PUSTOY_REFILL, R_OTBOYNY, R_ALBANIAN, R_POKER, R_NAVALENY_OUT, R_NAVALENY_LEFTOVER_TRUMP,
+ R_DEALING_ANY) = range(R_DEALING, R_DEALING + 9)
+R_SCORING = R_DEALING_ANY + 1  # scoring
 (R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
 R_CHAIN = R_SCORING_RULE + 1  # chain beating
 (R_BOUT_RULE, R_TEN_ABOVE_KING, R_CLUBS_ONLY, R_CHINESE_TAKER_LEADS) = range(R_CHAIN, R_CHAIN + 4)
@@ -587,6 +622,10 @@ def _pack_dealing(v, t):
     v[R_OTBOYNY] = t["otboyny"]
     v[R_ALBANIAN] = t["albanian"]
     v[R_POKER] = t["poker_swap"]
+    v[R_NAVALENY_OUT] = t["navaleny_extra_cards"] == "out_of_play"
+    v[R_NAVALENY_LEFTOVER_TRUMP] = t["navaleny_trump"] == "leftover_card"
+    v[R_DEALING_ANY] = (v[R_DEAL_RULE] != 0 or v[R_PUSTOY] != 0 or v[R_OTBOYNY] != 0 or v[R_ALBANIAN] != 0
+                        or v[R_POKER] != 0)
 
 
 def _pack_scoring(v, t):

@@ -124,6 +124,15 @@ class Tally:
     places: np.ndarray = None
     drew_places: np.ndarray = None  # the places of drawn seat-games (a draw shares the final bout's place)
     bouts_hist: np.ndarray = None
+    # scoring variants (VAR-PG1, VAR-OC1; all zero without one): per seat the games whose score it won
+    # (shared wins count for every winner), cards beaten and pogony inflicted; per game whether anybody won
+    # the score, whether the win was shared between sides, and whether a fool (a losing seat) won it
+    score_won: np.ndarray = None
+    points: np.ndarray = None
+    pogony: np.ndarray = None
+    score_decided: int = 0
+    score_shared: int = 0
+    fool_won_score: int = 0
 
     def __post_init__(self):
         z = lambda *s: np.zeros(s, dtype=np.int64)  # noqa: E731
@@ -134,6 +143,9 @@ class Tally:
         self.places = z(self.n, self.n + 1) if self.places is None else self.places
         self.drew_places = z(self.n, self.n + 1) if self.drew_places is None else self.drew_places
         self.bouts_hist = z(E.MAX_BOUTS + 1) if self.bouts_hist is None else self.bouts_hist
+        self.score_won = z(self.n) if self.score_won is None else self.score_won
+        self.points = z(self.n) if self.points is None else self.points
+        self.pogony = z(self.n) if self.pogony is None else self.pogony
 
     def add(self, recs: np.ndarray):
         done = recs[~recs["unfinished"]]
@@ -160,6 +172,15 @@ class Tally:
             drawn = done["place"][:, s][out[:, s] == 1]
             self.drew_places[s] += np.bincount(drawn, minlength=n + 1)[: n + 1]
         self.bouts_hist += np.bincount(done["bouts"], minlength=E.MAX_BOUTS + 1)[: E.MAX_BOUTS + 1]
+        sw = done["score_win"].astype(np.int64)
+        if sw.any():
+            won = (sw[:, None] >> np.arange(n)) & 1
+            self.score_won += won.sum(axis=0)
+            self.score_decided += int((sw != 0).sum())
+            self.fool_won_score += int(((won == 1) & (out == 2)).any(axis=1).sum())
+            self.score_shared += int(done["score_tie"].sum())
+        self.points += done["points"][:, :n].sum(axis=0)
+        self.pogony += done["pogony"][:, :n].sum(axis=0)
 
     def merge(self, other: "Tally"):
         for f in self._SCALAR_FIELDS:
@@ -172,8 +193,10 @@ class Tally:
         return self.games - self.unfinished
 
     _SCALAR_FIELDS = ("games", "unfinished", "draws", "bouts", "first_attacker_fool", "exchanges",
-                      "exchanger_fool", "transfers", "invariant_violations")
-    _ARRAY_FIELDS = ("escaped", "drew", "fool", "taken", "places", "drew_places", "bouts_hist")
+                      "exchanger_fool", "transfers", "invariant_violations", "score_decided", "score_shared",
+                      "fool_won_score")
+    _ARRAY_FIELDS = ("escaped", "drew", "fool", "taken", "places", "drew_places", "bouts_hist", "score_won",
+                     "points", "pogony")
 
     def to_arrays(self) -> dict:
         """Plain arrays (for saving a finished chunk; from_arrays reads them back)."""
@@ -184,7 +207,7 @@ class Tally:
 
     @classmethod
     def from_arrays(cls, d) -> "Tally":
-        t = cls(int(d["n"]), **{f: np.array(d[f]) for f in cls._ARRAY_FIELDS})
+        t = cls(int(d["n"]), **{f: np.array(d[f]) for f in cls._ARRAY_FIELDS if f in d})
         for f, v in zip(cls._SCALAR_FIELDS, d["scalars"]):
             setattr(t, f, int(v))
         return t

@@ -402,13 +402,17 @@ class Experiment:
         acc: dict = {}
         for r, s, label, t in self._rows():
             k = key(s, label)
-            a = acc.setdefault(k, {"games": 0, "escaped": 0, "drew": 0, "fool": 0, "taken": 0, "place_sum": 0})
+            a = acc.setdefault(k, {"games": 0, "escaped": 0, "drew": 0, "fool": 0, "taken": 0, "place_sum": 0,
+                                   "score_won": 0, "points": 0, "pogony": 0})
             a["games"] += t.finished
             a["escaped"] += int(t.escaped[s])
             a["drew"] += int(t.drew[s])
             a["fool"] += int(t.fool[s])
             a["taken"] += int(t.taken[s])
             a["place_sum"] += int((t.places[s] * np.arange(len(t.places[s]))).sum())
+            a["score_won"] += int(t.score_won[s])
+            a["points"] += int(t.points[s])
+            a["pogony"] += int(t.pogony[s])
         rows = []
         for k, a in acc.items():
             n = a["games"]
@@ -420,8 +424,36 @@ class Experiment:
                 row[f"{what}_hi"] = float(hi)
             row["mean_place"] = a["place_sum"] / n if n else np.nan
             row["cards_taken_per_game"] = a["taken"] / n if n else np.nan
+            if self.scoring != "fool":  # VAR-PG1 / VAR-OC1: the score is a result beside the fool
+                lo, hi = wilson(a["score_won"], n)
+                row["score_won"] = a["score_won"] / n if n else np.nan
+                row["score_won_lo"], row["score_won_hi"] = float(lo), float(hi)
+                row["points_per_game"] = a["points"] / n if n else np.nan
+                row["pogony_per_game"] = a["pogony"] / n if n else np.nan
             rows.append((k, row))
         return pd.DataFrame([r for _, r in rows], index=pd.Index([k for k, _ in rows]))
+
+    @property
+    def scoring(self) -> str:
+        """The scoring variant on (``scoring`` toggle): fool (none), pogonny or ochkovy."""
+        return self.rules.toggles.get("scoring", "fool")
+
+    def score_totals(self) -> dict | None:
+        """Per game, with a scoring variant: how often somebody won the score, the win was shared between
+        sides, and a fool (a seat that lost the deal) won the score, with 95% intervals; None without one."""
+        if self.scoring == "fool":
+            return None
+        n = sum(t.finished for t in self.tallies)
+        with_fool = n - sum(t.draws for t in self.tallies)
+        out = {"scoring": self.scoring, "finished": n, "games_with_fool": with_fool}
+        for key, k, base in (("decided", "score_decided", n), ("shared", "score_shared", n),
+                             ("fool_won_score", "fool_won_score", with_fool)):
+            cnt = sum(getattr(t, k) for t in self.tallies)
+            lo, hi = wilson(cnt, base)
+            out[key] = cnt
+            out[f"{key}_rate"] = cnt / base if base else None
+            out[f"{key}_lo"], out[f"{key}_hi"] = float(lo), float(hi)
+        return out
 
     def strategy_table(self) -> pd.DataFrame:
         """Per strategy over all its seats and rotations: rates with 95% Wilson intervals.
@@ -534,11 +566,17 @@ class Experiment:
                               "drew": t.drew.tolist(), "fool": t.fool.tolist(), "games": t.games}
                              for lu, t in zip(self.lineups, self.tallies)],
             "strategies": _records(self.strategy_table()), "seat_effects": _records(self.seat_table()),
+            "score": self.score_totals(),
             "seconds": round(self.seconds, 3), "status": self.status,
             "units": {"games": "games (deals) played", "strategies.games, seat_effects.games":
                       "seat-games: a game counts once per seat the strategy held",
                       "escaped, drew, fool (and _lo, _hi)": "fractions of those seat-games, 0 to 1 (x100 for %)",
-                      "seats.escaped, seats.drew, seats.fool": "counts of games"},
+                      "seats.escaped, seats.drew, seats.fool": "counts of games",
+                      "score_won (and _lo, _hi), points_per_game, pogony_per_game": "scoring variants only: "
+                      "fractions of seat-games whose score the seat won (a shared win counts for each winner); "
+                      "mean cards beaten and pogony inflicted per seat-game",
+                      "score": "scoring variants only (else null): games the score was decided, shared between "
+                      "sides, and won by a fool (rate over the games with a fool)"},
         }
 
 
@@ -559,7 +597,7 @@ def percent_view(df: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     out = pd.DataFrame(index=df.index)
     for c in df.columns:
         base = c.rsplit("_", 1)[0] if c.endswith(("_lo", "_hi")) else c
-        if base in RATES:
+        if base in RATES or base == "score_won":
             out[f"{c} %"] = (100 * df[c]).round(digits)
         elif c == "games":
             out["seat-games"] = df[c].astype(int)
@@ -571,7 +609,7 @@ def percent_view(df: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
 def records_frame(recs: np.ndarray, n: int) -> pd.DataFrame:
     """Per-game records as a flat DataFrame (one column per seat field)."""
     cols = {name: recs[name] for name in recs.dtype.names if recs.dtype[name].shape == ()}
-    for name in ("outcome", "place", "taken"):
+    for name in ("outcome", "place", "taken", "points", "pogony", "pogon_top"):
         for s in range(n):
             cols[f"{name}_{s}"] = recs[name][:, s]
     return pd.DataFrame(cols)

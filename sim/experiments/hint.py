@@ -205,6 +205,13 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
             raise ValueError(f"the core refuses to rebuild this table (step {L.KIND_NAMES[kind]} {a})")
     else:
         raise ValueError("could not rebuild the table")
+    # the scoring variants' counts so far are the position's (RUL-60..62), not the rebuilt table's
+    for s in range(6):
+        ws[L.O_POINTS + s] = st.points[s] if s < n else 0
+        ws[L.O_POGONY + s] = st.pogony[s] if s < n else 0
+        ws[L.O_POGON_TOP + s] = st.pogon_top[s] if s < n and st.pogon_top[s] is not None else -1
+    for i, (a, _) in enumerate(table):
+        ws[L.O_TABLE_BY + i] = st.laid_by.get(a, int(ws[L.O_TABLE_BY + i]))
     return rules, ws
 
 
@@ -213,6 +220,8 @@ def describe(kind: int, option: int, ws) -> tuple[str, dict]:
     """(text, judge-format action) of a core option at the state's pending decision."""
     p = int(ws[L.O_ACTOR])
     if kind == L.K_ATTACK:
+        if option == L.FROM_TALON:
+            return "lead the top card of the talon", {"type": "attack", "player": p, "from_talon": True}
         cards = [card_name(c) for c in range(36) if (option >> c) & 1]
         return "lead " + " ".join(cards), {"type": "attack", "player": p, "cards": cards}
     if kind == L.K_EXCHANGE:

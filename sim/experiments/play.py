@@ -20,7 +20,7 @@ from sim.core.lib import seed_stream
 from sim.core.machine import Deal
 from sim.experiments import hint as H
 from sim.referee import game as G
-from sim.referee.trace import decode_actions
+from sim.referee.trace import decode_actions, decode_shuffles
 
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
@@ -133,6 +133,7 @@ class Game:
 
     def referee_state(self):
         st = G.new_deal(self.rules, [card_name(c) for c in self.deal.deck], self.deal.dealer)
+        st.talon_shuffles = decode_shuffles(self.deal.trace[: int(self.deal.tn[0])])[0]  # VAR-OT1
         for a in self.actions():
             G.apply(st, a)
         return st
@@ -141,7 +142,8 @@ class Game:
         d = self.deal
         return {"family": self.rules.family, "num_players": self.rules.num_players, "toggles": dict(self.rules.toggles),
                 "seed": self.seed, "game_index": 0, "deal": 0, "dealer": d.dealer,
-                "deck": [card_name(c) for c in d.deck], "actions": self.actions()}
+                "deck": [card_name(c) for c in d.deck], "actions": self.actions(),
+                **({"talon_shuffles": sh} if (sh := decode_shuffles(d.trace[: int(d.tn[0])])[0]) else {})}
 
     # ---- input ---------------------------------------------------------------------------------
     def parse(self, text: str, kind: int, opts: list[int]):
@@ -157,6 +159,8 @@ class Game:
         words = {"take": (L.NO_CARD, {"type": "take", "player": p}), "pass": (L.NO_CARD, {"type": "pass", "player": p}),
                  "swap": (1, {"type": "exchange_trump_six", "player": p}), "exchange": (1, {"type": "exchange_trump_six", "player": p}),
                  "keep": (0, None), "no": (L.NO_CARD, None)}
+        if t == "talon" and kind == L.K_ATTACK:  # armenian: lead the top card of the talon (RUL-45)
+            return L.FROM_TALON, {"type": "attack", "player": p, "from_talon": True}
         if t in words:
             o, act = words[t]
             ok = {"take": (L.K_COVER,), "pass": (L.K_THROW_IN,), "swap": (L.K_EXCHANGE,), "exchange": (L.K_EXCHANGE,),

@@ -95,7 +95,40 @@ def sections(exp: Experiment, title: str | None = None) -> list:
         game.append(f"unfinished (RUL-22, no result after 1,000 bouts): {plural(tot['unfinished'], 'game')}, "
                     "left out of the rates")
     out.append(("Game", game))
+    out += _score_sections(exp)
     return out
+
+
+SCORING_NAMES = {"pogonny": "Pogonny (VAR-PG1): the most pogony inflicted wins, then the highest pogon",
+                 "ochkovy": "Ochkovy (VAR-OC1): the most opponents' cards beaten wins"}
+
+
+def _score_view(df: pd.DataFrame) -> pd.DataFrame:
+    out = pd.DataFrame(index=df.index)
+    out["seat-games"] = df["games"].map(lambda x: f"{int(x):,}")
+    out["won the score"] = [pct(p, lo, hi) for p, lo, hi in zip(df["score_won"], df["score_won_lo"],
+                                                                 df["score_won_hi"])]
+    out["cards beaten per game"] = df["points_per_game"].map(lambda x: f"{x:.2f}")
+    out["pogony per game"] = df["pogony_per_game"].map(lambda x: f"{x:.3f}")
+    return out
+
+
+def _score_sections(exp: Experiment) -> list:
+    """With a scoring variant on: who won the score, per strategy and per seat, and how often the fool did."""
+    st = exp.score_totals()
+    if st is None:
+        return []
+    lines = [SCORING_NAMES[st["scoring"]] + "; the deal still has its fool, the score is a second result "
+             "(RUL-60..62)",
+             "won the score: % of seat-games; a win shared between sides (RUL-62) counts for every winner, and in "
+             "a team game every member of the winning team wins it; nobody wins a score of nothing",
+             f"somebody won the score: {pct(st['decided_rate'], st['decided_lo'], st['decided_hi'])} of games; "
+             f"shared between sides: {pct(st['shared_rate'], st['shared_lo'], st['shared_hi'])}",
+             "the fool also won the score: "
+             f"{pct(st['fool_won_score_rate'], st['fool_won_score_lo'], st['fool_won_score_hi'])}"
+             f" of the {st['games_with_fool']:,} games with a fool"]
+    return [("Score", lines), ("Score per strategy", _score_view(exp.strategy_table())),
+            ("Score per seat", _score_view(exp.seat_table()))]
 
 
 def _asked(exp: Experiment, played: int) -> str:
@@ -163,7 +196,8 @@ def plot_rates(exp: Experiment, path: Path | None = None):
     w = 0.27
     for i, what in enumerate(RATES):
         p = df[what].to_numpy()
-        err = np.vstack([p - df[f"{what}_lo"].to_numpy(), df[f"{what}_hi"].to_numpy() - p])
+        # clipped: at a rate of exactly 0 or 1 the interval's end can differ from it by a rounding error
+        err = np.clip(np.vstack([p - df[f"{what}_lo"].to_numpy(), df[f"{what}_hi"].to_numpy() - p]), 0, None)
         ax.bar(x + (i - 1) * w, 100 * p, w, yerr=100 * err, capsize=3, label=what)
     ax.set_xticks(x, df.index, rotation=15)
     ax.set_ylabel("% of games")

@@ -41,6 +41,7 @@ K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
 KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
 NO_CARD = -1
 SHOW = 64
+FROM_TALON = 1 << 36  # attack: lead the top card of the talon (armenian, RUL-45)
 
 
 class DecisionError(Exception):
@@ -196,7 +197,11 @@ def _prostoy_cap(st: State) -> int:
 def _attack_options(st: State) -> set[int]:
     p = st.attacker
     hand = [c for c in st.hands[p] if c is not None]
-    if st.prostoy:
+    if st.t("lead_rule") == "tryoshka":
+        # VAR-TR1: any cards up to three (a superset; the check decides the size and the shape)
+        cap = min(3, len(hand), st.hand_size(st.defender))
+        cands = {_mask(sub) for k in range(1, cap + 1) for sub in combinations(hand, k)}
+    elif st.prostoy:
         cands = _prostoy_candidates(hand, _prostoy_cap(st))
     else:
         by_rank: dict[int, list[int]] = {}
@@ -209,6 +214,8 @@ def _attack_options(st: State) -> set[int]:
         cards = [card_name(c) for c in range(N_CARDS) if m >> c & 1]
         if check(st, {"type": "attack", "player": p, "cards": cards}).legal:
             out.add(m)
+    if st.t("armenian") and check(st, {"type": "attack", "player": p, "from_talon": True}).legal:
+        out.add(FROM_TALON)  # VAR-AR1: the top card of the talon (RUL-45)
     return out
 
 
@@ -290,7 +297,10 @@ def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> l
     if kind == K_ATTACK:
         cards = [card_name(c) for c in range(N_CARDS) if option >> c & 1]  # table order: ascending (RUL-11)
         bout = st.bout
-        ev = apply(st, {"type": "attack", "player": p, "cards": cards})
+        if option == FROM_TALON:
+            ev = apply(st, {"type": "attack", "player": p, "from_talon": True})
+        else:
+            ev = apply(st, {"type": "attack", "player": p, "cards": cards})
         if st.prostoy:
             st._dec_pending = (bout, ())
         elif st.t("others_throw_in_timing") == "any_time":
@@ -329,6 +339,8 @@ def describe_option(kind: int, option: int) -> str:
     if kind == K_EXCHANGE:
         return {0: "keep the trump six", 1: "swap the trump six"}.get(option, f"exchange answer {option}")
     if kind == K_ATTACK:
+        if option == FROM_TALON:
+            return "lead the top talon card"
         if option <= 0:
             return f"attack mask {option}"
         return "lead " + "+".join(card_name(c) for c in range(N_CARDS) if option >> c & 1)
@@ -368,14 +380,18 @@ def trace_state(trace: dict) -> State:
                if k not in TOGGLE_BY_NAME or family in TOGGLE_BY_NAME[k].families}
     rules = resolve(family, trace["num_players"], toggles)
     later = int(trace.get("deal", 0)) > 0
-    return new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
-                    previous_fool=trace.get("previous_fool") if later else None)
+    st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
+                  previous_fool=trace.get("previous_fool") if later else None)
+    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]  # VAR-OT1
+    return st
 
 
 def _decisions_of(st: State, a: dict) -> list[tuple[int, int, int]]:
     """A trace action -> the (seat, kind, option) decisions it records."""
     t, p = a["type"], int(a.get("player", -1))
     if t == "attack":
+        if a.get("from_talon"):
+            return [(p, K_ATTACK, FROM_TALON)]
         return [(p, K_ATTACK, _mask(_card(x) for x in a["cards"]))]
     if t == "cover":
         return [(p, K_COVER, _card(a["cover"]))]

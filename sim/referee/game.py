@@ -34,7 +34,8 @@ from sim.core.rules import PROSTOY, THROW_IN, TOGGLE_BY_NAME, Rules, resolve, te
 SIX, ACE = 0, 8  # rank indices of the six and the ace (sim.core.cards: rank 0..8 = 6..A)
 ACTION_TYPES = ("attack", "cover", "defend", "throw_in", "take", "transfer", "transfer_by_showing",
                 "exchange_trump_six", "pass")
-RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts")
+RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts",
+               "points", "pogony", "pogon_top", "score_winners")  # the last four: scoring variants (else None)
 
 
 class RefereeError(Exception):
@@ -114,6 +115,8 @@ class State:
         self.out_bout: dict[int, int] = {}          # seat -> bout in which he went out (0: before a loaded position)
         self.discard: list = []
         self.removed: list = []                     # removed_from_play (variants; kept for card conservation)
+        self.discard_bouts = 0                      # VAR-OT1: bouts that have sent cards to the discard
+        self.talon_shuffles: list = []              # VAR-OT1: the talon orders a trace recorded, in turn
         self.first_bout = True
         self.discard_happened = False               # a bout has ended in "бито" (first_bout_limit_scope)
         self.take_declared = False
@@ -127,6 +130,12 @@ class State:
         self.bout_known = True                      # False when a loaded position did not say
         self.unknown_draws = [0] * self.n           # cards drawn from a talon of unknown order
         self.result: dict | None = None
+        # scoring variants (VAR-OC1, VAR-PG1; RUL-60..62): kept whatever the rules, reported when scoring is on
+        self.scoring = self.toggles.get("scoring", "fool")
+        self.laid_by: dict[int, int] = {}           # attack card on the table -> the seat that laid it
+        self.points = [0] * self.n                  # opponents' cards beaten (RUL-60)
+        self.pogony = [0] * self.n                  # pogony inflicted (RUL-61)
+        self.pogon_top: list = [None] * self.n      # rank index of the highest pogon inflicted
 
     # ---- small queries -------------------------------------------------------------------
     def t(self, name: str, default=None):
@@ -215,11 +224,14 @@ class State:
         c.out_bout = dict(self.out_bout)
         c.discard = list(self.discard)
         c.removed = list(self.removed)
+        c.talon_shuffles = [list(t) for t in self.talon_shuffles]
         c.passed = set(self.passed)
         c.shown_players_bout = set(self.shown_players_bout)
         c.shown_cards_bout = set(self.shown_cards_bout)
         c.shown_trumps_deal = set(self.shown_trumps_deal)
         c.unknown_draws = list(self.unknown_draws)
+        c.laid_by = dict(self.laid_by)
+        c.points, c.pogony, c.pogon_top = list(self.points), list(self.pogony), list(self.pogon_top)
         c.result = None if self.result is None else dict(self.result)
         return c
 
@@ -257,7 +269,9 @@ class State:
             "seats_clockwise": list(range(self.n)),
             "trump_suit": None if self.trump_suit is None else SUITS[self.trump_suit],
             "trump_card": None if self.trump_card is None else nm(self.trump_card),
-            "trump_card_location": "talon_bottom" if self.trump_under_talon() else "already_drawn",
+            "trump_card_location": ("talon_bottom" if self.trump_under_talon() else
+                                    "removed_from_play" if self.trump_card is not None
+                                    and self.trump_card in self.removed else "already_drawn"),
             "talon_size": len(self.talon),
             "talon_order_top_to_bottom": _names(self.talon) if talon_known and self.talon else None,
             "hands": {str(s): [nm(c) for c in self.hands[s] if c is not None] for s in range(self.n)},
@@ -272,6 +286,13 @@ class State:
         }
         if self.removed:
             pos["removed_from_play"] = _names(self.removed)
+        if self.scoring != "fool":  # RUL-60..62: the scores so far, and who laid each attack card
+            for row, (a, _) in zip(pos["table"], self.table):
+                if a in self.laid_by:
+                    row["by"] = self.laid_by[a]
+            pos["scores"] = self.scores()
+        if self.t("otboyny"):
+            pos["discard_bouts"] = self.discard_bouts
         # The referee's own bookkeeping (read back by load_position; ignored by other readers).
         pos["bout_number"] = self.bout if self.bout_known else None
         pos["bout_opener"] = self.bout_opener
@@ -300,6 +321,11 @@ class State:
         if self.result is not None:
             pos["result"] = dict(self.result)
         return pos
+
+    def scores(self) -> dict:
+        """The scoring variants' counts so far: per seat, cards beaten, pogony inflicted, highest pogon."""
+        return {"points": list(self.points), "pogony": list(self.pogony),
+                "pogon_top": [None if r is None else RANKS[r] for r in self.pogon_top]}
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"<State {self.family} bout {self.bout} A={self.attacker} D={self.defender} table={self.table}>"
@@ -385,8 +411,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     if st.trump_card is not None and st.trump_suit is None:
         st.trump_suit = suit_of(st.trump_card)
     loc = position.get("trump_card_location") or "talon_bottom"
-    if loc not in ("talon_bottom", "already_drawn"):
-        raise ValueError(f"trump_card_location must be talon_bottom or already_drawn, got {loc!r}")
+    if loc not in ("talon_bottom", "already_drawn", "removed_from_play"):
+        raise ValueError(f"trump_card_location must be talon_bottom, already_drawn or removed_from_play, got {loc!r}")
     size = int(position.get("talon_size") or 0)
     order = position.get("talon_order_top_to_bottom")
     if order is not None:
@@ -402,7 +428,7 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     if st.trump_card is None and order is not None and st.talon and loc == "talon_bottom":
         st.trump_card = st.talon[-1]
         st.trump_suit = suit_of(st.trump_card) if st.trump_suit is None else st.trump_suit
-    st.trump_card_location = loc if st.talon else "already_drawn"
+    st.trump_card_location = loc if st.talon or loc == "removed_from_play" else "already_drawn"
     if st.trump_card_location == "talon_bottom" and st.talon[-1] != st.trump_card:
         raise ValueError("the talon's last card must be the face-up trump card (C-3)")
 
@@ -423,6 +449,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
             raise ValueError(f"position.table[{i}].cover: in {family} the defender answers the whole attack in "
                              "one move (defend), so the table of a bout in progress holds no covers")
         st.table.append([a, None if c is None else cards([c], f"table row {i}")[0]])
+        if row.get("by") is not None:
+            st.laid_by[a] = int(row["by"])
 
     st.attacker = position.get("attacker")
     st.defender = position.get("defender")
@@ -436,6 +464,9 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     for s_raw, b in (position.get("out_bouts") or {}).items():
         st.out_bout[int(s_raw)] = int(b)
     st.removed = cards(position.get("removed_from_play"), "removed_from_play")
+    if loc == "removed_from_play" and (st.trump_card is None or st.trump_card not in st.removed):
+        raise ValueError("trump_card_location is removed_from_play but removed_from_play does not list the trump card")
+    st.discard_bouts = int(position.get("discard_bouts", 0))
     total_known = len(st.talon) + sum(len(h) for h in st.hands) + sum(1 + (p[1] is not None) for p in st.table)
     total_known += len(st.removed)
     dc = position.get("discard_count")
@@ -469,6 +500,13 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     for who, name in ((st.attacker, "attacker"), (st.defender, "defender")):
         if who is not None and not (0 <= who < n):
             raise ValueError(f"{name} {who} is not a seat 0..{n - 1}")
+    sc = position.get("scores") or {}
+    for key in ("points", "pogony", "pogon_top"):
+        if sc.get(key) is not None and len(sc[key]) != n:
+            raise ValueError(f"scores.{key} must list {n} seats, got {len(sc[key])}")
+    st.points = [int(x) for x in sc.get("points") or [0] * n]
+    st.pogony = [int(x) for x in sc.get("pogony") or [0] * n]
+    st.pogon_top = [None if x is None else RANKS.index(str(x).upper()) for x in sc.get("pogon_top") or [None] * n]
     if position.get("result"):
         st.result = dict(position["result"])
     elif st.attacker is None or st.defender is None:
@@ -496,19 +534,33 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     if not 0 <= dealer < n:
         raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
     st.dealer = dealer
-    i = 0
-    for _ in range(h):                     # RUL-2: one at a time clockwise from the dealer's left
-        for k in range(1, n + 1):
-            st.hands[(dealer + k) % n].append(pack[i])
-            i += 1
-    if i < N_CARDS:                        # the next card is turned and lies under the talon
-        st.trump_card = pack[i]
-        st.talon = pack[i + 1:] + [pack[i]]
-        st.trump_card_location = "talon_bottom"
-    else:                                  # 6 x 6: the dealer's last card is shown and kept
-        st.trump_card = pack[-1]
-        st.talon = []
-        st.trump_card_location = "already_drawn"
+    deal_rule = st.t("deal_rule", "standard")
+    if deal_rule == "navaleny":
+        _deal_navaleny(st, pack)
+    else:
+        i = 0
+        for _ in range(h):                     # RUL-2: one at a time clockwise from the dealer's left
+            for k in range(1, n + 1):
+                st.hands[(dealer + k) % n].append(pack[i])
+                i += 1
+        if i < N_CARDS:                        # the next card is turned and lies under the talon
+            st.trump_card = pack[i]
+            face_down = pack[i + 1:]
+            if st.t("albanian"):
+                # VAR-AL1 / RUL-53: the talon lies sorted by rank, aces on top; equal ranks keep the order
+                # they had in the shuffled pack (sorted() is stable); the trump card stays under it
+                face_down = sorted(face_down, key=lambda c: -rank_of(c))
+            st.talon = face_down + [pack[i]]
+            st.trump_card_location = "talon_bottom"
+            if deal_rule == "chukotsky":
+                # VAR-CH1 / RUL-51: the talon with the trump card leaves play; the trump suit stays
+                st.removed = st.talon
+                st.talon = []
+                st.trump_card_location = "removed_from_play"
+        else:                                  # 6 x 6: the dealer's last card is shown and kept
+            st.trump_card = pack[-1]
+            st.talon = []
+            st.trump_card_location = "already_drawn"
     st.trump_suit = suit_of(st.trump_card)
     st.first_bout = True
     st.attacker = _first_attacker(st, later_deal, previous_fool)
@@ -517,6 +569,27 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     if chain.on(st):  # VAR-DR1 / VAR-CN1: the chain bout's deal (sim/referee/chain.py)
         chain.after_deal(st)
     return st
+
+
+def _deal_navaleny(st: State, pack: list) -> None:
+    """VAR-NA1 / RUL-52: the whole pack is dealt one at a time clockwise from the dealer's left; with
+    navaleny_extra_cards=out_of_play each seat gets 36 // n and the rest leaves play. The last card dealt
+    is shown for trump and stays in its hand (RUL-2's 6 x 6 rule), or, with navaleny_trump=leftover_card
+    and a card left over, the first leftover card is turned for trump and stays out of play."""
+    n = st.n
+    per_seat_total = N_CARDS
+    if st.t("navaleny_extra_cards") == "out_of_play":
+        per_seat_total = (N_CARDS // n) * n
+    for i in range(per_seat_total):
+        st.hands[(st.dealer + 1 + i) % n].append(pack[i])
+    st.removed = pack[per_seat_total:]
+    st.talon = []
+    if st.removed and st.t("navaleny_trump") == "leftover_card":
+        st.trump_card = st.removed[0]
+        st.trump_card_location = "removed_from_play"
+    else:
+        st.trump_card = pack[per_seat_total - 1]
+        st.trump_card_location = "already_drawn"
 
 
 def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> int:
@@ -773,6 +846,11 @@ def _throw_in_card_verdict(st: State, p: int, c: int) -> Verdict:
 def _check_attack(st: State, a: dict) -> Verdict:
     _not_over(st)
     p = _seat(st, a.get("player"))
+    if a.get("from_talon"):
+        _active_player(st, p)
+        _require(not st.table, "RUL-14", "the bout is already open: the lead has been made")
+        _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
+        return _check_talon_lead(st, p, a)
     cards = _card_list(a.get("cards"))
     _active_player(st, p)
     if st.table:
@@ -782,18 +860,116 @@ def _check_attack(st: State, a: dict) -> Verdict:
     _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
     for c in cards:
         _in_hand(st, p, c)
+    if st.t("lead_rule") == "tryoshka":
+        return _tryoshka_lead(st, p, cards)
     if st.prostoy:
         rule, reason = _prostoy_set(st, cards)
-        return Verdict(True, rule, reason)
-    if st.t("initial_lead") == "single":
-        _require(len(cards) == 1, "POD-A1", "with initial_lead=single the bout is opened with exactly one card")
+        verdict = Verdict(True, rule, reason)
     else:
-        _require(len({rank_of(c) for c in cards}) == 1, "POD-A1",
-                 f"a lead of several cards must be of one rank, and {_join(cards)} are not")
-    broken = _tightest_limit(st, len(cards))
-    if broken:
-        raise _Illegal(broken[1], f"a lead of {len(cards)} cards is too many: {broken[2]}")
-    return Verdict(True, "POD-A1", f"player {p} may lead {_join(cards)}")
+        if st.t("initial_lead") == "single":
+            _require(len(cards) == 1, "POD-A1", "with initial_lead=single the bout is opened with exactly one card")
+        else:
+            _require(len({rank_of(c) for c in cards}) == 1, "POD-A1",
+                     f"a lead of several cards must be of one rank, and {_join(cards)} are not")
+        broken = _tightest_limit(st, len(cards))
+        if broken:
+            raise _Illegal(broken[1], f"a lead of {len(cards)} cards is too many: {broken[2]}")
+        verdict = Verdict(True, "POD-A1", f"player {p} may lead {_join(cards)}")
+    if st.t("lead_rule") == "zanudny":
+        return _zanudny_lead(st, p, cards)
+    return verdict
+
+
+# ---- the §6 lead modifiers (VAR-ZA1, VAR-TR1, VAR-AR1; RUL-40..47) ----------------------------------
+def zanudny_highest(st: State, p: int) -> tuple[int | None, str]:
+    """RUL-40/41: the rank a zanudny lead must include, and which cards it was taken over."""
+    held = [c for c in st.hands[p] if c is not None]
+    over, what = held, "his cards"
+    if st.t("zanudny_trumps_apart"):
+        plain = [c for c in held if not st.is_trump(c)]
+        if plain:
+            over, what = plain, "his non-trumps (trumps count apart)"
+        else:
+            what = "his cards (he holds only trumps)"
+    if not over:
+        return None, what
+    return max(rank_of(c) for c in over), what
+
+
+def _zanudny_lead(st: State, p: int, cards: list[int]) -> Verdict:
+    top, what = zanudny_highest(st, p)
+    apart = st.t("zanudny_trumps_apart")
+    ok = [c for c in cards if rank_of(c) == top and not (apart and st.is_trump(c) and
+                                                         any(not st.is_trump(x) for x in st.hands[p] if x is not None))]
+    _require(bool(ok), "VAR-ZA1",
+             f"in zanudny a lead must include a card of the highest rank among {what} ({RANKS[top]}), "
+             f"and {_join(cards)} does not (RUL-40)")
+    return Verdict(True, "VAR-ZA1", f"player {p} may lead {_join(cards)}: it includes {nm(ok[0])}, of the "
+                                    f"highest rank among {what} (RUL-40)")
+
+
+def tryoshka_size(st: State, p: int) -> tuple[int, str]:
+    """RUL-42/43: how many cards a tryoshka lead has, and why."""
+    held = [c for c in st.hands[p] if c is not None]
+    if st.t("tryoshka_lead") == "same_rank":
+        most = max(Counter(rank_of(c) for c in held).values()) if held else 0
+        need, why = min(3, most), f"he holds at most {most} card(s) of one rank"
+    else:
+        need, why = min(3, len(st.hands[p])), f"he holds {len(st.hands[p])} card(s)"
+    if st.prostoy:
+        d = st.defender
+        if st.hand_size(d) < need:
+            need, why = st.hand_size(d), f"the defender (player {d}) holds only {st.hand_size(d)}"
+    else:
+        while need > 0 and _tightest_limit(st, need):
+            broken = _tightest_limit(st, need)
+            need, why = broken[0], broken[2]
+    return need, why
+
+
+def _tryoshka_lead(st: State, p: int, cards: list[int]) -> Verdict:
+    need, why = tryoshka_size(st, p)
+    _require(len(cards) == need, "VAR-TR1",
+             f"in tryoshka every bout opens with exactly {need} card(s) here ({'three' if need == 3 else why}), "
+             f"not {len(cards)} (RUL-42)")
+    if st.t("tryoshka_lead") == "same_rank":
+        _require(len({rank_of(c) for c in cards}) == 1, "VAR-TR1",
+                 f"with tryoshka_lead=same_rank the opening cards share a rank, and {_join(cards)} do not (RUL-43)")
+    return Verdict(True, "VAR-TR1", f"player {p} may open with {_join(cards)}: {need} card(s) (RUL-42)")
+
+
+def _check_talon_lead(st: State, p: int, a: dict) -> Verdict:
+    """VAR-AR1 / RUL-45..47: the top card of the talon as the whole lead, blind."""
+    _require(bool(st.t("armenian")), "VAR-AR1",
+             "a bout is opened from the talon only in Armenian durak (armenian=true)")
+    face_down = len(st.talon) - (1 if st.trump_under_talon() else 0)
+    _require(face_down > 0, "RUL-46",
+             "the talon holds no face-down card to lead" + (" (the face-up trump card is never led)"
+                                                           if st.trump_under_talon() else ""))
+    named = a.get("cards") or []
+    _require(len(named) <= 1, "RUL-45", "a lead from the talon is the top card alone, nothing from the hand with it")
+    top = st.talon[0]
+    if named:
+        c = _card(named[0])
+        if top is not None:
+            _require(c == top, "RUL-45", f"the top card of the talon is {nm(top)}, not {nm(c)}")
+        else:
+            _require(c not in _known_cards(st), "RUL-45", f"{nm(c)} is not in the talon")
+        top = c
+    _require(top is not None, "RUL-45", "the talon's order is not known: name the card turned up in 'cards'")
+    if st.prostoy:
+        _require(st.hand_size(st.defender) >= 1, "PR6-A4", "the defender holds no card")
+    else:
+        broken = _tightest_limit(st, 1)
+        if broken:
+            raise _Illegal(broken[1], f"no card may be led: {broken[2]}")
+    return Verdict(True, "VAR-AR1", f"player {p} may lead the top card of the talon ({nm(top)}), blind (RUL-45)")
+
+
+def _known_cards(st: State) -> set:
+    every = list(st.discard) + list(st.removed) + [c for h in st.hands for c in h]
+    every += [c for pair in st.table for c in pair] + list(st.talon[1:])
+    return {c for c in every if c is not None}
 
 
 def _pairs(cards) -> int:
@@ -1110,11 +1286,21 @@ def _do(st: State, a: dict) -> list[dict]:
         return chain.do(st, a)
     kind = a["type"]
     p = int(a["player"])
-    if kind == "attack":
+    if kind == "attack" and a.get("from_talon"):
+        top = st.talon.pop(0)  # RUL-45: the top card, face down until it lands on the table
+        if top is None:
+            top = _card((a.get("cards") or [None])[0])
+        st.table.append([top, None])
+        st.passed.clear()
+        events.append({"event": "attack", "player": p, "cards": [nm(top)], "from_talon": True})
+        if st.prostoy and st.t("prostoy_attacker_draw_timing") == "immediately":
+            _draw(st, p, events)
+    elif kind == "attack":
         cards = [_card(x) for x in a["cards"]]
         for c in cards:
             st.hands[p].remove(c)
             st.table.append([c, None])
+            st.laid_by[c] = p
         st.passed.clear()
         events.append({"event": "attack", "player": p, "cards": _names(cards)})
         if st.prostoy and st.t("prostoy_attacker_draw_timing") == "immediately":
@@ -1124,6 +1310,7 @@ def _do(st: State, a: dict) -> list[dict]:
         st.hands[p].remove(cov)
         next(pair for pair in st.table if pair[0] == att)[1] = cov
         st.passed.clear()
+        st.points[p] += 1  # RUL-60: a cover beats the card, whatever becomes of the bout
         events.append({"event": "cover", "player": p, "attack": nm(att), "cover": nm(cov)})
         _maybe_end_bout(st, events)
     elif kind == "defend":
@@ -1145,6 +1332,7 @@ def _do(st: State, a: dict) -> list[dict]:
         if kind == "transfer":
             st.hands[p].remove(c)
             st.table.append([c, None])
+            st.laid_by[c] = p
         else:
             how = _show_allowance(st, p, c)
             st.shown_cards_bout.add(c)
@@ -1175,6 +1363,7 @@ def _do(st: State, a: dict) -> list[dict]:
 def _do_throw_card(st: State, p: int, c: int, events: list) -> None:
     st.hands[p].remove(c)
     st.table.append([c, None])
+    st.laid_by[c] = p
     st.passed.clear()
     events.append({"event": "throw_in", "player": p, "card": nm(c)})
     _maybe_end_bout(st, events)
@@ -1190,19 +1379,21 @@ def _do_defend(st: State, p: int, a: dict, events: list) -> None:
                    "covers": [{"attack": nm(x), "cover": nm(y)} for x, y in st.table if y is not None],
                    "take": [nm(x) for x, y in st.table if y is None]})
     took_any = bool(st.uncovered())
+    if not took_any or st.t("partial_defence"):  # RUL-60: the covered pairs go to the discard: beaten
+        st.points[p] += st.covers_on_table()
     if not took_any:
         _end_bout(st, taken=False, events=events)
     elif st.t("partial_defence"):
         # PR5-D3: covered pairs go to the discard, the defender takes only the uncovered cards
         beaten = [c for pair in st.table if pair[1] is not None for c in pair]
         taken = st.uncovered()
-        st.discard.extend(beaten)
+        _score_pogony(st, p, taken)
         st.hands[p].extend(taken)
         if beaten:
-            st.discard_happened = True
-            events.append({"event": "discard", "cards": _names(beaten)})
+            _discard(st, beaten, events)
         events.append({"event": "pick_up", "player": p, "cards": _names(taken)})
         st.table = []
+        st.laid_by.clear()
         _after_bout(st, defender_took=True, how="partial", events=events)
     else:
         _end_bout(st, taken=True, events=events)  # PR6-D2 / RUL-12: covers come back too
@@ -1223,19 +1414,71 @@ def _end_bout(st: State, taken: bool, events: list) -> None:
     d = st.defender
     cards = [c for pair in st.table for c in pair if c is not None]
     if taken:  # POD-R4: the defender picks up everything, covered and uncovered
+        _score_pogony(st, d, st.attack_cards())
         st.hands[d].extend(cards)
         events.append({"event": "pick_up", "player": d, "cards": _names(cards)})
     else:      # POD-R1: "бито", the table goes to the closed discard
-        st.discard.extend(cards)
-        st.discard_happened = True
-        events.append({"event": "discard", "cards": _names(cards)})
+        _discard(st, cards, events)
     st.table = []
+    st.laid_by.clear()
     _after_bout(st, defender_took=taken, how="taken" if taken else "beaten", events=events)
 
 
+def _score_pogony(st: State, taker: int, attack_cards: list) -> None:
+    """RUL-61 (VAR-PG1): every rank of which the taker picks up exactly two of the attack cards (his own
+    covers coming back do not count) is one pogon, made by whoever laid the second of the two; it counts
+    only for an opponent of the taker (not for himself, not for a partner)."""
+    by_rank: dict[int, list[int]] = {}
+    for c in attack_cards:  # in the order laid
+        by_rank.setdefault(rank_of(c), []).append(c)
+    for r, cs in by_rank.items():
+        if len(cs) != 2:
+            continue
+        maker = st.laid_by.get(cs[1], st.attacker)  # a loaded position that did not say: the attacker
+        if maker is None or maker == taker or st.team[maker] == st.team[taker]:
+            continue
+        st.pogony[maker] += 1
+        if st.pogon_top[maker] is None or r > st.pogon_top[maker]:
+            st.pogon_top[maker] = r
+def _discard(st: State, cards: list, events: list) -> None:
+    """Beaten cards go to the closed discard. VAR-OT1 otboyny (RUL-54): every second time a bout sends
+    cards to the discard they go into the talon instead, shuffled in with its face-down cards (the trump
+    card stays at the bottom); if the talon is used up, they are discarded as usual."""
+    st.discard_happened = True
+    if st.t("otboyny"):
+        st.discard_bouts += 1
+        if st.discard_bouts % 2 == 0 and st.talon:
+            bottom = st.talon[-1] if st.trump_card_location == "talon_bottom" else None
+            face_down = st.talon[:-1] if bottom is not None else list(st.talon)
+            pool = face_down + list(cards)
+            if st.talon_shuffles:  # the whole new talon, top first, the trump card (if any) last
+                order = [parse_card(x) if isinstance(x, str) else x for x in st.talon_shuffles.pop(0)]
+                if bottom is not None:
+                    if not order or order[-1] != bottom:
+                        raise RefereeError(f"VAR-OT1: the recorded talon {_names(order)} does not end with the "
+                                           f"face-up trump card {nm(bottom)}")
+                    order = order[:-1]
+                known = [c for c in pool if c is not None]
+                if len(order) != len(pool) or not Counter(known) <= Counter(order):
+                    raise RefereeError(f"VAR-OT1: the recorded talon {_names(order)} is not the face-down talon "
+                                       f"with {_join(cards)} shuffled in")
+                new = order
+            else:  # the shuffle's outcome is unknown (a judged position): cards of unknown identity
+                new = [None] * len(pool)
+            st.talon = new + ([bottom] if bottom is not None else [])
+            events.append({"event": "shuffled_into_talon", "cards": _names(cards), "talon_size": len(st.talon)})
+            return
+    st.discard.extend(cards)
+    events.append({"event": "discard", "cards": _names(cards)})
+
+
 def _draw(st: State, p: int, events: list) -> None:
-    """Refill one player to the hand size from the top of the talon (extras are kept)."""
-    need = st.toggles["hand_size"] - len(st.hands[p])
+    """Refill one player to the hand size from the top of the talon (extras are kept). VAR-PU1 pustoy:
+    only an empty hand draws, up to pustoy_refill_to."""
+    if st.t("draw_rule") == "pustoy":
+        need = st.toggles["pustoy_refill_to"] if not st.hands[p] else 0
+    else:
+        need = st.toggles["hand_size"] - len(st.hands[p])
     if need <= 0 or not st.talon:
         return
     got = st.talon[:need]
@@ -1360,7 +1603,30 @@ def _result(st: State, losing_team: int | None, final_bout: int) -> dict:
     res = {"fool": fool, "losing_team": losing_team if (not draw and st.teams is not None) else None,
            "outcome": outcome, "places": places, "bouts": final_bout if st.bout_known else None}
     res["next_dealer"] = _next_dealer(st, losing_team)
+    res.update(_score_result(st))
     return res
+
+
+def _score_result(st: State) -> dict:
+    """RUL-62: with a scoring variant, the scores and the score winners: the side (a player, or a team
+    with its members' scores added) with the most cards beaten (ochkovy), or with the most pogony and
+    then the highest single pogon (pogonny); sides still level share; a side that scored nothing never
+    wins. Without one, these keys are None."""
+    if st.scoring == "fool":
+        return {"points": None, "pogony": None, "pogon_top": None, "score_winners": None}
+    sides = sorted(set(st.team))
+    def side_key(t):
+        members = [s for s in range(st.n) if st.team[s] == t]
+        if st.scoring == "ochkovy":
+            return (sum(st.points[s] for s in members), -1)
+        tops = [st.pogon_top[s] for s in members if st.pogon_top[s] is not None]
+        return (sum(st.pogony[s] for s in members), max(tops) if tops else -1)
+    keys = {t: side_key(t) for t in sides}
+    best = max(keys.values())
+    winners = [s for s in range(st.n) if best[0] > 0 and keys[st.team[s]] == best]
+    sc = st.scores()
+    sc["score_winners"] = winners
+    return sc
 
 
 def _next_dealer(st: State, losing_team: int | None) -> int | None:
@@ -1397,6 +1663,7 @@ def replay(trace: dict) -> dict:
     later = int(trace.get("deal", 0)) > 0
     st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
                   previous_fool=trace.get("previous_fool") if later else None)
+    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]
     actions = trace.get("actions") or []
     for i, a in enumerate(actions):
         v = check(st, a)

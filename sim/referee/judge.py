@@ -52,18 +52,20 @@ def judge(doc: dict) -> dict:
 
 def summarize(log: list[dict], state: R.State) -> dict:
     """What happened, gathered from the event log."""
-    discarded, taken, drawn, out = [], {}, {}, []
+    discarded, taken, drawn, out, into_talon = [], {}, {}, [], []
     for e in log:
         kind = e["event"]
         if kind == "discard":
             discarded.extend(e["cards"])
+        elif kind == "shuffled_into_talon":  # VAR-OT1
+            into_talon.extend(e["cards"])
         elif kind == "pick_up":
             taken.setdefault(str(e["player"]), []).extend(e["cards"])
         elif kind == "draw":
             drawn.setdefault(str(e["player"]), []).extend(e["cards"])
         elif kind == "out":
             out.append(e["player"])
-    return {"discarded": discarded, "taken": taken, "drawn": drawn, "out": out,
+    return {"discarded": discarded, "shuffled_into_talon": into_talon, "taken": taken, "drawn": drawn, "out": out,
             "next_attacker": state.attacker, "next_defender": state.defender,
             "bout_over": any(e["event"] == "bout_end" for e in log),
             "result": None if state.result is None else dict(state.result), "log": log}
@@ -79,6 +81,9 @@ def format_judgement(result: dict) -> str:
         return "\n".join(lines)
     if ev["discarded"]:
         lines.append(f"  to the discard: {' '.join(ev['discarded'])} (discard pile now {pos['discard_count']})")
+    if ev.get("shuffled_into_talon"):
+        lines.append(f"  otboyny: {' '.join(ev['shuffled_into_talon'])} are shuffled into the talon, not discarded "
+                     f"(RUL-54)")
     for seat, cards in ev["taken"].items():
         lines.append(f"  player {seat} picks up: {' '.join(cards)}")
     for seat, cards in ev["drawn"].items():
@@ -93,6 +98,10 @@ def format_judgement(result: dict) -> str:
             lines.append(f"  deal over: team {res['losing_team']} loses")
         else:
             lines.append("  deal over: a draw")
+        if res.get("score_winners") is not None:  # a scoring variant (RUL-60..62)
+            who = ", ".join(map(str, res["score_winners"])) or "nobody (no score made)"
+            lines.append(f"  score: won by {who}; cards beaten {res['points']}, pogony {res['pogony']} "
+                         f"(highest {res['pogon_top']})")
     else:
         if ev["bout_over"]:
             lines.append(f"  next bout: player {ev['next_attacker']} attacks player {ev['next_defender']}")
@@ -101,6 +110,10 @@ def format_judgement(result: dict) -> str:
         if pos["table"]:
             cells = [f"{r['attack']}/{r['cover'] or '-'}" for r in pos["table"]]
             lines.append(f"  table: {' '.join(cells)}")
+        if pos.get("scores"):
+            sc = pos["scores"]
+            lines.append(f"  score so far: cards beaten {sc['points']}, pogony {sc['pogony']} "
+                         f"(highest {sc['pogon_top']})")
     hands = " | ".join(f"{s}: {' '.join(h) or '-'}" for s, h in pos["hands"].items())
     if "hand_sizes" in pos:
         hands += f"  (hand sizes {pos['hand_sizes']}; some drawn cards are unknown)"

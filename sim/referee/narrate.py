@@ -39,6 +39,8 @@ def narrate(trace: dict, seat_names: list[str]) -> list[str]:
 def _tell(e: dict, who) -> list[str]:
     k = e["event"]
     if k == "attack":
+        if e.get("from_talon"):
+            return [f"  {who(e['player'])} leads the top card of the talon: {' '.join(e['cards'])}"]
         return [f"  {who(e['player'])} leads {' '.join(e['cards'])}"]
     if k == "cover":
         return [f"  {who(e['player'])} covers {e['attack']} with {e['cover']}"]
@@ -56,6 +58,8 @@ def _tell(e: dict, who) -> list[str]:
         return [f"  {who(e['player'])} picks up {' '.join(e['cards'])}"]
     if k == "discard":
         return [f"  beaten off: {' '.join(e['cards'])} go to the discard"]
+    if k == "shuffled_into_talon":
+        return [f"  beaten off: {' '.join(e['cards'])} are shuffled into the talon (otboyny)"]
     if k == "transfer":
         return [f"  {who(e['player'])} transfers with {e['card']}: {who(e['new_defender'])} must defend"]
     if k == "transfer_by_showing":
@@ -73,8 +77,13 @@ def _tell(e: dict, who) -> list[str]:
     if k == "deal_over":
         r = e["result"]
         if r["fool"] is not None:
-            return [f"game over after {r['bouts']} bouts: {who(r['fool'])} is the fool"]
-        if r["losing_team"] is not None:
-            return [f"game over after {r['bouts']} bouts: team {r['losing_team']} loses"]
-        return [f"game over after {r['bouts']} bouts: a draw"]
+            out = [f"game over after {r['bouts']} bouts: {who(r['fool'])} is the fool"]
+        elif r["losing_team"] is not None:
+            out = [f"game over after {r['bouts']} bouts: team {r['losing_team']} loses"]
+        else:
+            out = [f"game over after {r['bouts']} bouts: a draw"]
+        if r.get("score_winners") is not None:  # a scoring variant (RUL-60..62)
+            won = ", ".join(who(s) for s in r["score_winners"]) or "nobody"
+            out.append(f"score won by {won} (cards beaten {r['points']}, pogony {r['pogony']})")
+        return out
     return [f"  {e}"]

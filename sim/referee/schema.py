@@ -25,7 +25,7 @@ POSITION = {
         "seats_clockwise": {"type": "array", "items": {"type": "integer"}},
         "trump_suit": {"type": ["string", "null"], "pattern": r"^\s*[CDHScdhs]\s*$"},
         "trump_card": {"anyOf": [CARD, {"type": "null"}]},
-        "trump_card_location": {"enum": ["talon_bottom", "already_drawn", None]},
+        "trump_card_location": {"enum": ["talon_bottom", "already_drawn", "removed_from_play", None]},
         "talon_size": {"anyOf": [COUNT, {"type": "null"}]},
         "talon_order_top_to_bottom": {"anyOf": [CARDS, {"type": "null"}]},
         "hands": {"type": "object", "propertyNames": {"pattern": SEAT_KEY},
@@ -37,7 +37,7 @@ POSITION = {
         "dealer": {"anyOf": [SEAT, {"type": "null"}]},
         "table": {"type": ["array", "null"], "maxItems": 12, "items": {
             "type": "object", "required": ["attack"],
-            "properties": {"attack": CARD, "cover": {"anyOf": [CARD, {"type": "null"}]}}}},
+            "properties": {"attack": CARD, "cover": {"anyOf": [CARD, {"type": "null"}]}, "by": SEAT}}},
         "first_bout": {"type": "boolean"},
         "out_players": {"type": ["array", "null"], "items": SEAT},
         "out_bouts": {"type": ["object", "null"], "propertyNames": {"pattern": SEAT_KEY},
@@ -45,6 +45,7 @@ POSITION = {
         "teams": {"type": ["array", "null"], "items": {"type": "array", "items": SEAT}},
         "discard_count": {"anyOf": [COUNT, {"type": "null"}]},
         "removed_from_play": {"anyOf": [CARDS, {"type": "null"}]},
+        "discard_bouts": {"type": "integer", "minimum": 0},
         "bout_number": {"type": ["integer", "null"], "minimum": 1},
         "first_discard_done": {"type": "boolean"},
         "take_declared": {"type": "boolean"},
@@ -55,6 +56,11 @@ POSITION = {
         "shown_cards_this_bout": {"anyOf": [CARDS, {"type": "null"}]},
         "shown_trumps_this_deal": {"anyOf": [CARDS, {"type": "null"}]},
         "result": {"type": ["object", "null"]},
+        "scores": {"type": ["object", "null"], "properties": {
+            "points": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+            "pogony": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+            "pogon_top": {"type": "array", "items": {"enum": ["6", "7", "8", "9", "10", "J", "Q", "K", "A",
+                                                              None]}}}},
     },
 }
 
