@@ -23,7 +23,8 @@ from sim.core.layout import (
     O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_POGON_TOP, O_POGONY, O_POINTS, O_RULES, O_SEAT, O_TABLE_BY,
     O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
-    PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
+    PH_CHAIN_ANSWER, PH_OVER, PH_PCOVER, PH_THROW, S_CHAIN_ANSWER, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK,
+    S_DECLINED, S_FIRST_ATT,
     S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
     S_SHOWED, S_SHOWN_BOUT, S_SHOWN_GAME, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_THROW_I, S_TP, SHOW,
     STATE_SIZE, FROM_TALON, O_DISCARDS, O_REMOVED, O_REMOVED_KNOWN, S_OT_RNG, S_REMOVED, T_RESHUFFLE, T_ATTACK,
@@ -42,6 +43,7 @@ from sim.core.rules import (
     R_TRANSFER_FIRST, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, SCORE_POGONNY, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER,
     TIMING_ANY_TIME, DEAL_CHUKOTSKY, DEAL_NAVALENY, R_ALBANIAN, R_DEAL_RULE, R_DEALING_ANY,
     R_NAVALENY_LEFTOVER_TRUMP, R_NAVALENY_OUT, R_OTBOYNY, R_PUSTOY, R_PUSTOY_REFILL,
+    BOUT_CHINESE, BOUT_ROAD, R_BOUT_RULE,
 )
 
 ONE = np.int64(1)
@@ -380,6 +382,8 @@ def deal(rv, drng, ws, dealer):
         dealt = _deal_hands(rv, ws, dealer)
         tc = _lay_talon(rv, ws, dealer, dealt)
     _turn_trump(rv, ws, tc)
+    if rv[R_BOUT_RULE] == BOUT_CHINESE:  # RUL-75: spades are always trumps
+        ws[O_TRUMP_SUIT] = 3
     ws[O_DEALER] = dealer
     ws[O_OUT] = 0
     ws[O_DISCARD] = 0
@@ -398,6 +402,8 @@ def first_attacker(rv, ws, dealer, first_deal, prev_fool):
         rule = rv[R_LATER_DEALS]
         if prev_fool < 0 and (rule == LATER_POD or rule == LATER_IZ_POD):
             rule = LATER_LEFT_OF_DEALER
+    if rv[R_BOUT_RULE] != 0:  # RUL-71 / RUL-75
+        rule = LATER_LOWEST_TRUMP if rv[R_BOUT_RULE] == BOUT_ROAD else LATER_LEFT_OF_DEALER
     if rule == LATER_POD:
         return (prev_fool - 1 + n) % n
     if rule == LATER_IZ_POD:
@@ -640,6 +646,9 @@ def _thrower_decision(rv, ws):
 @njit(cache=True, _nrt=False)
 def advance(rv, ws, rec, trace, tn, tracing):
     """Play every automatic step until a decision is pending or the deal is over."""
+    if rv[R_BOUT_RULE] != 0:  # chain beating: a bout of its own (sim/core/chain.py)
+        chain.chain_advance(rv, ws, rec, trace, tn, tracing)
+        return
     while True:
         ph = ws[S_PHASE]
         if ph == PH_BOUT:
@@ -694,7 +703,10 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
     if not option_ok(ws, kind, ws[S_LEGAL], a):
         fail(ws, rec, seat, kind, a)
         return False
-    if kind == K_ATTACK:
+    if rv[R_BOUT_RULE] != 0:  # chain beating: `advance` plays the answer (sim/core/chain.py)
+        ws[S_CHAIN_ANSWER] = a
+        ws[S_PHASE] = PH_CHAIN_ANSWER
+    elif kind == K_ATTACK:
         _apply_attack(rv, ws, seat, a, trace, tn, tracing)
     elif kind == K_COVER:
         _apply_cover(rv, ws, rec, seat, a, trace, tn, tracing)
@@ -1197,7 +1209,9 @@ def _rest_at_decision(ws):
     """Recompute the pending decision's legal mask from the (new) hands."""
     rv = ws[O_RULES:O_RULES + R_SIZE]
     ph = ws[S_PHASE]
-    if ph == PH_EXCHANGE:
+    if rv[R_BOUT_RULE] != 0:
+        chain.chain_rest(rv, ws)
+    elif ph == PH_EXCHANGE:
         ws[S_LEGAL] = ONE
     elif ph == PH_LEAD:
         _ask_lead(rv, ws)
@@ -1246,3 +1260,6 @@ def next_dealer(rv, rec, dealer):
                 return s
     return dealer
 
+
+
+from sim.core import chain  # noqa: E402  (chain beating builds on the kernels above)

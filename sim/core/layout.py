@@ -54,6 +54,8 @@ _OBS_FIELDS = [
     ("TABLE_BY", 12),  # who laid each attack card (the slot's seat; -1 empty): a pogon's maker (RUL-61)
     ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # per seat so far, kept when a scoring variant is on:
     # cards beaten (VAR-OC1), pogony inflicted and the highest rank of one (VAR-PG1; -1: none)
+    # -- chain beating (sim/core/chain.py): cards in the chain, its top card (-1: none), who laid it
+    ("CHAIN_LEN", 1), ("CHAIN_TOP", 1), ("CHAIN_BY", 1),
 ]
 _o, O_SIZE = _place(_OBS_FIELDS)
 (O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
@@ -69,6 +71,8 @@ _o, O_SIZE = _place(_OBS_FIELDS)
 O_REMOVED, O_REMOVED_KNOWN, O_DISCARDS = _o["REMOVED"], _o["REMOVED_KNOWN"], _o["DISCARDS"]
 # -- scoring
 O_TABLE_BY, O_POINTS, O_POGONY, O_POGON_TOP = _o["TABLE_BY"], _o["POINTS"], _o["POGONY"], _o["POGON_TOP"]
+# -- chain beating
+O_CHAIN_LEN, O_CHAIN_TOP, O_CHAIN_BY = _o["CHAIN_LEN"], _o["CHAIN_TOP"], _o["CHAIN_BY"]
 
 # ---- the private state that follows the observation: one int64 array per deal ---------------
 _STATE_FIELDS = [
@@ -82,6 +86,8 @@ _STATE_FIELDS = [
     ("REMOVED", 1),  # the mask of the cards out of play
     ("OT_RNG", 1),  # otboyny: the deal's own random stream (seeded at the deal) for shuffling cards back in
     # -- scoring
+    # -- chain beating: the answer `apply` hands on to the chain bout (sim/core/chain.py)
+    ("CHAIN_ANSWER", 1),
 ]
 _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 (S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_LEGAL) = list(_s.values())[:7]
@@ -90,9 +96,12 @@ _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 # -- dealing and drawing
 S_REMOVED, S_OT_RNG = _s["REMOVED"], _s["OT_RNG"]
 # -- scoring
+# -- chain beating
+S_CHAIN_ANSWER = _s["CHAIN_ANSWER"]
 
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)
+PH_CHAIN, PH_CHAIN_END, PH_CHAIN_ANSWER = 7, 8, 9  # chain beating: beat the top card / the chain is over / an answer
 
 # ---- the per-deal record: one int64 row per deal (sim.core.records names the fields) ----------
 _REC_FIELDS = [

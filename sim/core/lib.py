@@ -323,3 +323,33 @@ def option_ok(obs, kind, legal, a):
     if kind == K_TRANSFER and a >= SHOW and a < SHOW + 36:
         return ((obs[O_SHOW_LEGAL] >> (a - SHOW)) & 1) != 0
     return False
+
+
+# ---- chain beating (VAR-CN1 / VAR-DR1, sim/core/chain.py): its own small branch of the beating relation --------
+TEN_ABOVE_KING_KEY = (0, 1, 2, 3, 7, 4, 5, 6, 8)  # rank index 6 7 8 9 10 J Q K A -> order 6 7 8 9 J Q K 10 A
+TEN_HIGHER = np.array([sum(0xF << (4 * q) for q in range(9) if TEN_ABOVE_KING_KEY[q] > TEN_ABOVE_KING_KEY[r])
+                       for r in range(9)], dtype=np.int64)  # cards of every suit ranking above rank r
+
+
+@njit(cache=True, _nrt=False)
+def chain_cover_options(attack, hand, trump, six_beats_ace, trump_only_if_cannot_follow, ten_above_king, clubs_only):
+    """Cards of `hand` that beat `attack` in a chain bout (RUL-77): cover_options, with the ten ranking
+    above the king (ten_above_king) and clubs beaten only by higher clubs (clubs_only)."""
+    if not ten_above_king and not clubs_only:
+        return cover_options(attack, hand, trump, six_beats_ace, trump_only_if_cannot_follow)
+    s = attack & 3
+    if ten_above_king:
+        m = SUIT_MASKS[s] & TEN_HIGHER[attack >> 2]
+    else:
+        m = SUIT_MASKS[s] & ~((np.int64(2) << attack) - 1)
+    if s != trump:
+        if trump >= 0 and not (clubs_only and s == 0):
+            m |= SUIT_MASKS[trump]
+    elif six_beats_ace and (attack >> 2) == 8:
+        m |= np.int64(1) << s
+    m &= hand
+    if trump_only_if_cannot_follow and s != trump and trump >= 0:
+        follow = m & SUIT_MASKS[s]
+        if follow:
+            m = follow
+    return m

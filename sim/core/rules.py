@@ -207,7 +207,28 @@ SCORING_TOGGLES = (
        "Who wins: the fool loses (standard); pogonny: most pogony inflicted; ochkovy: most opponent cards "
        "beaten. The score is a result beside the fool, who is still found (RUL-60..63).", implemented=None),
 )
-MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES
+# chain beating (VAR-CN1, VAR-DR1): a bout where each player beats only the top card of a chain
+# (sim/core/chain.py; RUL-70..RUL-79)
+CHAIN_TOGGLES = (
+    _m("bout_rule", ("standard", "chain_road", "chain_chinese"), "VAR-DR1, VAR-CN1",
+       "chain_road (Дорожный): the whole pack is dealt, the dealer keeps the trump card, the attacker and the "
+       "defender beat each other's top card until the defender takes all or the attacker agrees to a discard; "
+       "chain_chinese (Китайский): spades are trumps, each player in turn beats only the top card of a chain "
+       "that is discarded when it holds one card per player; who does not beat takes the bottom card.",
+       families=("podkidnoy",), implemented=None),
+    _m("ten_above_king", (False, True), "VAR-CN1",
+       "In a chain bout, the ten ranks above the king: 6 7 8 9 J Q K 10 A (Китайский).",
+       families=("podkidnoy",), implemented=None),
+    _m("clubs_only_by_clubs", (False, True), "VAR-CN1",
+       "In a chain bout, clubs are beaten only by higher clubs (a trump does not beat a club) (Китайский).",
+       families=("podkidnoy",), implemented=None),
+    _m("chinese_next_lead", ("next_player", "taker"), "VAR-CN1",
+       "With chain_chinese, who leads after a player who does not beat takes the chain's last card: the next "
+       "player (004 «...и ход ... переходит к следующему», our reading) or the taker himself "
+       "(«забирает ... ход»).",
+       families=("podkidnoy",), implemented=None),
+)
+MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES + CHAIN_TOGGLES
 TOGGLES = TOGGLES + MODIFIER_TOGGLES + (
     Toggle("variant", ("none",), _d("none"), "§6",
            "Shorthand for a §6 variant (or several joined by '+'): sets that variant's modifier toggles. "
@@ -253,10 +274,12 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned"),
     Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "played"),
     Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "played"),
-    Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)", {}, "planned",
-            "chain beating (each player beats only the top card) is a different bout; not played yet"),
-    Variant("dorozhny", "§6", "Дорожный", {}, "planned",
-            "whole pack dealt, chain beating, the dealer's trump; under-specified and not played yet"),
+    Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)",
+            {"bout_rule": "chain_chinese", "ten_above_king": True, "clubs_only_by_clubs": True}, "played",
+            "chain beating: spades trumps, 10 above K, clubs only by clubs (RUL-75..79)", families=("podkidnoy",)),
+    Variant("dorozhny", "VAR-DR1", "Дорожный", {"bout_rule": "chain_road"}, "played",
+            "whole pack dealt, the dealer keeps the trump card, chain beating between two players (RUL-70..74; "
+            "VAR-DR1 is our id)", families=("podkidnoy",)),
     Variant("bolshoy", "VAR-BD1", "Большой", {}, "planned",
             "two packs need hands that hold duplicate cards; not played yet"),
     Variant("molchalivy", "§6", "Молчаливый", {}, "not_rules", "a rule about talking at the table"),
@@ -406,7 +429,7 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
         team_of_seats(values["teams"], n)  # raises on a bad count
     if family == "perevodnoy" and values["proezdnoy"] and values["pokaznoy"]:
         pass  # both may hold: any card shown (pokaznoy) includes the trump (proezdnoy)
-    for check in (_check_beating, _check_leads, _check_dealing, _check_scoring):
+    for check in (_check_beating, _check_leads, _check_dealing, _check_scoring, _check_chain):
         problem = check(family, n, values)
         if problem:
             raise RulesError(problem)
@@ -467,6 +490,32 @@ def _check_scoring(family: str, n: int, t: dict) -> str | None:
     return None
 
 
+def _check_chain(family: str, n: int, t: dict) -> str | None:
+    """RUL-70/RUL-75: what a chain bout cannot be combined with."""
+    rule = t.get("bout_rule", "standard")
+    if rule == "standard":
+        if (t.get("ten_above_king") or t.get("clubs_only_by_clubs")
+                or t.get("chinese_next_lead", "next_player") != "next_player"):
+            return ("ten_above_king, clubs_only_by_clubs and chinese_next_lead belong to a chain bout "
+                    "(bout_rule=chain_road or chain_chinese)")
+        return None
+    others = [m.name for m in MODIFIER_TOGGLES
+              if m.name in t and m not in CHAIN_TOGGLES and t[m.name] != m.default(family)]
+    if others:
+        return f"bout_rule={rule} is a bout of its own and does not combine with {', '.join(others)} (RUL-70)"
+    if team_of_seats(t.get("teams", "none"), n) is not None:
+        return f"bout_rule={rule} is played every man for himself, not in teams (RUL-70)"
+    if rule == "chain_chinese" and t.get("trump_six_exchange"):
+        return "bout_rule=chain_chinese has no trump-six exchange: the turned card is no trump (RUL-70)"
+    if rule == "chain_road" and t.get("chinese_next_lead", "next_player") != "next_player":
+        return "chinese_next_lead belongs to bout_rule=chain_chinese"
+    if rule == "chain_road" and 36 % n:
+        return f"bout_rule=chain_road deals the whole pack equally: 36 cards do not split among {n} players (RUL-71)"
+    if rule == "chain_chinese" and t.get("trump_six_beats_trump_ace"):
+        return "bout_rule=chain_chinese does not combine with trump_six_beats_trump_ace (RUL-77)"
+    return None
+
+
 # ---- the int64 vector read by the compiled core -------------------------------------------
 MODE_PROSTOY, MODE_PODKIDNOY, MODE_PEREVODNOY = 0, 1, 2
 (R_MODE, R_NPLAYERS, R_HAND, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE, R_PARTIAL, R_ATT_DRAW_NOW,
@@ -485,12 +534,15 @@ R_DEALING = R_ARMENIAN + 1  # dealing and drawing
  R_DEALING_ANY) = range(R_DEALING, R_DEALING + 9)
 R_SCORING = R_DEALING_ANY + 1  # scoring
 (R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
-R_VARIANT_ANY = R_SCORING_RULE + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
+R_CHAIN = R_SCORING_RULE + 1  # chain beating
+(R_BOUT_RULE, R_TEN_ABOVE_KING, R_CLUBS_ONLY, R_CHINESE_TAKER_LEADS) = range(R_CHAIN, R_CHAIN + 4)
+R_VARIANT_ANY = R_CHINESE_TAKER_LEADS + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
 R_SIZE = R_VARIANT_ANY + 1
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 LEAD_STANDARD, LEAD_ZANUDNY, LEAD_TRYOSHKA = 0, 1, 2
 DEAL_STANDARD, DEAL_NAVALENY, DEAL_CHUKOTSKY = 0, 1, 2
 SCORE_FOOL, SCORE_POGONNY, SCORE_OCHKOVY = 0, 1, 2
+BOUT_STANDARD, BOUT_ROAD, BOUT_CHINESE = 0, 1, 2
 LATER_LOWEST_TRUMP, LATER_POD, LATER_IZ_POD, LATER_LEFT_OF_DEALER = 0, 1, 2, 3
 TIMING_AFTER_FIRST_COVER, TIMING_AFTER_ATTACKER, TIMING_ANY_TIME = 0, 1, 2
 
@@ -540,6 +592,7 @@ def rules_vector(r: Rules) -> np.ndarray:
     _pack_leads(v, t)
     _pack_dealing(v, t)
     _pack_scoring(v, t)
+    _pack_chain(v, t, r.num_players)
     v[R_VARIANT_ANY] = any(t[m.name] != m.default(r.family) for m in MODIFIER_TOGGLES if m.name in t)
     return v
 
@@ -577,6 +630,15 @@ def _pack_dealing(v, t):
 
 def _pack_scoring(v, t):
     v[R_SCORING_RULE] = ("fool", "pogonny", "ochkovy").index(t["scoring"])
+
+
+def _pack_chain(v, t, n):
+    v[R_BOUT_RULE] = ("standard", "chain_road", "chain_chinese").index(t.get("bout_rule", "standard"))
+    v[R_TEN_ABOVE_KING] = t.get("ten_above_king", False)
+    v[R_CLUBS_ONLY] = t.get("clubs_only_by_clubs", False)
+    v[R_CHINESE_TAKER_LEADS] = t.get("chinese_next_lead", "next_player") == "taker"
+    if v[R_BOUT_RULE] == BOUT_ROAD:
+        v[R_HAND] = 36 // n  # RUL-71: the whole pack is dealt (the deal then shows the dealer's last card)
 
 
 def toggle_table() -> list[dict]:

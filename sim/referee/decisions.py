@@ -33,6 +33,7 @@ from itertools import combinations
 
 from sim.core.cards import N_CARDS, card_name, rank_of
 from sim.core.cards import parse_card
+from sim.referee import chain
 from sim.referee.game import (RESULT_KEYS, TOGGLE_BY_NAME, State, _cover_problem, apply, check, new_deal, nm,
                               resolve)
 
@@ -126,6 +127,8 @@ def to_act(st: State):
     """``(seat, kind)`` of the next decision the fixed procedure asks for, or None if the deal is over."""
     if st.over:
         return None
+    if chain.on(st):
+        return chain.to_act(st)
     if not st.table:
         h = _exchange_holder(st)
         if h is not None:
@@ -240,6 +243,8 @@ def _prostoy_cover_options(st: State) -> set[int]:
 
 def legal_options(st: State) -> frozenset[int]:
     """Every legal answer to the decision ``to_act`` names (empty when the deal is over)."""
+    if chain.on(st):
+        return chain.legal_options(st)
     who = to_act(st)
     if who is None:
         return frozenset()
@@ -276,6 +281,14 @@ def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> l
     option = int(option)
     if option not in (legal_options(st) if legal is None else legal):
         raise DecisionError(f"{describe_option(kind, option)} is not a legal {KIND_NAMES[kind]} for seat {p}")
+    if chain.on(st):  # K_ATTACK: one card; K_COVER: beat the top card, or take / agree to the discard
+        if kind == K_ATTACK:
+            return apply(st, {"type": "attack", "player": p, "cards": [card_name(c) for c in range(N_CARDS)
+                                                                       if option >> c & 1]})
+        if option != NO_CARD:
+            return apply(st, {"type": "cover", "player": p, "attack": card_name(chain.chain(st)[-1]),
+                              "cover": card_name(option)})
+        return apply(st, {"type": "pass" if chain.road(st) and p == st.attacker else "take", "player": p})
     if not (kind == K_THROW_IN and option == NO_CARD):
         st._dec_anytime = None  # only passes keep the any_time round after the lead open (RUL-17)
     if kind == K_EXCHANGE:
@@ -387,7 +400,7 @@ def _decisions_of(st: State, a: dict) -> list[tuple[int, int, int]]:
     if t == "throw_in":
         return [(p, K_THROW_IN, _card(x)) for x in a["cards"]]
     if t == "pass":
-        return [(p, K_THROW_IN, NO_CARD)]
+        return [(p, K_COVER if chain.on(st) else K_THROW_IN, NO_CARD)]
     if t == "transfer":
         return [(p, K_TRANSFER, _card(a["card"]))]
     if t == "transfer_by_showing":

@@ -405,7 +405,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     st.trump_suit = None if ts is None else parse_suit(ts)
     tc = position.get("trump_card")
     st.trump_card = None if tc is None else cards([tc], "trump_card")[0]
-    if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit:
+    if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit \
+            and st.t("bout_rule") != "chain_chinese":  # RUL-75: spades are trumps whatever card is turned
         raise ValueError(f"trump card {tc} is not of the trump suit {ts}")
     if st.trump_card is not None and st.trump_suit is None:
         st.trump_suit = suit_of(st.trump_card)
@@ -529,7 +530,7 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
         raise ValueError(f"the deck must be the {N_CARDS} distinct cards of the pack (C-1), got {len(pack)} "
                          f"cards, {len(set(pack))} distinct")
     st = State(rules)
-    n, h = st.n, st.toggles["hand_size"]
+    n, h = st.n, chain.deal_size(st, st.toggles["hand_size"])
     if not 0 <= dealer < n:
         raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
     st.dealer = dealer
@@ -565,6 +566,8 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     st.attacker = _first_attacker(st, later_deal, previous_fool)
     st.defender = st.defender_for(st.attacker)
     st.bout_opener = st.attacker
+    if chain.on(st):  # VAR-DR1 / VAR-CN1: the chain bout's deal (sim/referee/chain.py)
+        chain.after_deal(st)
     return st
 
 
@@ -1241,6 +1244,8 @@ def check(state: State, action: dict) -> Verdict:
         return v
     if not isinstance(action, dict):
         return Verdict(False, "RUL-1", f"an action must be an object with a 'type', got {action!r}")
+    if chain.on(state):
+        return chain.check(state, action)
     kind = action.get("type")
     checker = _CHECKERS.get(kind)
     if checker is None:
@@ -1277,6 +1282,8 @@ def _do(st: State, a: dict) -> list[dict]:
         for step in a["sequence"]:
             events.extend(_do(st, step))
         return events
+    if chain.on(st):
+        return chain.do(st, a)
     kind = a["type"]
     p = int(a["player"])
     if kind == "attack" and a.get("from_talon"):
@@ -1679,3 +1686,6 @@ def replay(trace: dict) -> dict:
         if diffs:
             raise ReplayError(f"the result differs after action {len(actions) - 1}: " + "; ".join(diffs))
     return mine
+
+
+from sim.referee import chain  # noqa: E402  (the chain bout builds on the referee above)
