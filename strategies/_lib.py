@@ -44,9 +44,10 @@ from numba import njit
 from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
     O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
-    O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters, bit, lowest, popcount,
+    O_TRUMP_IN_TALON, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit, lowest, popcount, trump_mask,
+    trump_of,
 )
-from sim.core.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
+from sim.core.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
@@ -73,7 +74,8 @@ def knobs(**changes):
 # ---- small card helpers ------------------------------------------------------------------------
 @njit(_nrt=False)
 def trumps_of(obs):
-    return NIBBLE_LOW << obs[O_TRUMP_SUIT]
+    """The observing seat's trumps (its own under own_trumps; none without a trump suit)."""
+    return trump_mask(obs)
 
 
 @njit(_nrt=False)
@@ -95,7 +97,7 @@ def cheapest(mask, tr):
 
 @njit(_nrt=False)
 def trump_ace(obs):
-    return np.int64(1) << (32 + obs[O_TRUMP_SUIT])
+    return trump_mask(obs) & RANK_MASKS[8]
 
 
 @njit(_nrt=False)
@@ -121,7 +123,7 @@ def unseen(obs):
 def p_cannot_beat(obs, card, seat, hidden):
     """Chance that `seat` holds no card beating `card`, if the unknown part of its hand is a uniform
     draw from `hidden` (exact with two players and an empty talon)."""
-    b = beaters(card, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+    b = beaters_for(obs, card, seat)
     kn = obs[O_KNOWN + seat]
     if b & kn:
         return 0.0
@@ -143,7 +145,7 @@ def best_unbeatable(obs, cand, seat, thr):
     """The card of `cand` the defender is least likely to beat, if that chance is >= thr (cheaper
     cards win ties); -1 otherwise."""
     hidden = unseen(obs)
-    trump = obs[O_TRUMP_SUIT]
+    trump = trump_of(obs, obs[O_SEAT])
     best = np.int64(-1)
     bs = -1.0
     m = cand
@@ -334,8 +336,8 @@ def _pick_cover(obs, k, legal, tr):
 def _match(obs, hand, tr, target):
     """Simple durak: assign covers to every uncovered attack card, strongest first, each the cheapest
     beater left. Returns the beater for slot `target`, or -1 if some card cannot be covered."""
-    trump = obs[O_TRUMP_SUIT]
-    six = obs[O_RULES + R_SIX_BEATS_ACE] != 0
+    me = obs[O_SEAT]
+    trump = trump_of(obs, me)
     n = obs[O_NTABLE]
     todo = np.int64(0)
     for i in range(n):
@@ -355,7 +357,7 @@ def _match(obs, hand, tr, target):
                 bv = v
                 bi = i
         todo &= ~(np.int64(1) << bi)
-        opts = beaters(obs[O_TABLE_ATT + bi], trump, six) & avail
+        opts = beaters_for(obs, obs[O_TABLE_ATT + bi], me) & avail
         if opts == 0:
             return np.int64(-1)
         c = cheapest(opts, tr)
@@ -390,7 +392,7 @@ def h_cover(obs, legal, k):
                 # judge the whole set once, before the first cover
                 t = hand
                 for i in range(n):
-                    opts = beaters(obs[O_TABLE_ATT + i], obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0) & t
+                    opts = beaters_for(obs, obs[O_TABLE_ATT + i], obs[O_SEAT]) & t
                     if opts == 0:
                         return np.int64(NO_CARD)
                     ci = _match(obs, t, tr, i) if k[MATCH] > 0 else cheapest(opts, tr)

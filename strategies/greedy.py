@@ -9,7 +9,7 @@ the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", it
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TALON, O_TRUMP_SUIT, bit, lowest
+from sim.core.lib import NO_CARD, O_HAND, O_TALON, bit, lowest, trump_mask
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
@@ -20,7 +20,7 @@ PARAMS = {}
 @njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
-    plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    plain = hand & ~trump_mask(obs)
     return bit(lowest(plain if plain else hand))
 
 
@@ -29,7 +29,7 @@ def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
     # legal already holds only cards that beat the target; same-suit first, trumps after
-    target_suit_cards = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    target_suit_cards = legal & ~trump_mask(obs)
     if target_suit_cards:
         return lowest(target_suit_cards)
     return lowest(legal)
@@ -37,7 +37,7 @@ def cover(obs, legal, params, rng):
 
 @njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
-    plain = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    plain = legal & ~trump_mask(obs)
     if plain:
         return lowest(plain)
     if legal and obs[O_TALON] == 0:
