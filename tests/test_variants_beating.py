@@ -220,6 +220,12 @@ def test_KO1_with_the_six_beats_ace_house_rule_and_trump_only_if_cannot_follow()
     assert core_covers("podkidnoy", t, "6S", "AS KS", 3) == {"AS"}   # and the six needs the ace
     t2 = {"korolevsky": True, "trump_only_if_cannot_follow": True}
     assert core_covers("podkidnoy", t2, "6H", "AH AS", 3) == {"AH"}
+    # any_ace: the toggle forbids trumps only; a non-trump ace of another suit stays allowed
+    t3 = {**t2, "korolevsky_ace": "any_ace"}
+    assert core_covers("podkidnoy", t3, "6H", "AH AS AD", 3) == {"AH", "AD"}
+    pos3 = P({0: "7C", 1: "AH AS AD"}, ["6H"], trump="S")
+    assert verdict("podkidnoy", t3, pos3, A("cover", 1, attack="6H", cover="AD")).legal
+    assert not verdict("podkidnoy", t3, pos3, A("cover", 1, attack="6H", cover="AS")).legal
     pos = P({0: "7C", 1: "AH AS"}, ["6H"], trump="S")
     v = verdict("podkidnoy", t2, pos, A("cover", 1, attack="6H", cover="AS"))
     assert not v.legal and v.rule == "PR6-D1", v

@@ -187,9 +187,8 @@ def cover_options_for(obs, attack, hand, seat):
     m = _variant_beaters(obs, attack, seat) & hand
     t = trump_of(obs, seat)
     if obs[O_RULES + R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0 and (attack & 3) != t and t >= 0:
-        follow = m & SUIT_MASKS[attack & 3]
-        if follow:
-            m = follow
+        if m & SUIT_MASKS[attack & 3]:
+            m &= ~SUIT_MASKS[t]  # no trump while a card of the suit beats it (a non-trump ace of korolevsky may)
     return m
 
 
