@@ -61,11 +61,11 @@ from numba import njit
 from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
     O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
-    O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters, bit, lowest, popcount,
-    variant_lead, zanudny_cards,
+    O_TRUMP_IN_TALON, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit, lowest, popcount, trump_mask,
+    trump_of, variant_lead, zanudny_cards,
 )
 from sim.core.layout import O_REMOVED_KNOWN
-from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, \
+from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
@@ -94,7 +94,8 @@ def knobs(**changes):
 # ---- small card helpers ------------------------------------------------------------------------
 @njit(_nrt=False)
 def trumps_of(obs):
-    return NIBBLE_LOW << obs[O_TRUMP_SUIT]
+    """The observing seat's trumps (its own under own_trumps; none without a trump suit)."""
+    return trump_mask(obs)
 
 
 @njit(_nrt=False)
@@ -116,7 +117,7 @@ def cheapest(mask, tr):
 
 @njit(_nrt=False)
 def trump_ace(obs):
-    return np.int64(1) << (32 + obs[O_TRUMP_SUIT])
+    return trump_mask(obs) & RANK_MASKS[8]
 
 
 @njit(_nrt=False)
@@ -142,7 +143,7 @@ def unseen(obs):
 def p_cannot_beat(obs, card, seat, hidden):
     """Chance that `seat` holds no card beating `card`, if the unknown part of its hand is a uniform
     draw from `hidden` (exact with two players and an empty talon)."""
-    b = beaters(card, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+    b = beaters_for(obs, card, seat)
     kn = obs[O_KNOWN + seat]
     if b & kn:
         return 0.0
@@ -164,7 +165,7 @@ def best_unbeatable(obs, cand, seat, thr):
     """The card of `cand` the defender is least likely to beat, if that chance is >= thr (cheaper
     cards win ties); -1 otherwise."""
     hidden = unseen(obs)
-    trump = obs[O_TRUMP_SUIT]
+    trump = trump_of(obs, obs[O_SEAT])
     best = np.int64(-1)
     bs = -1.0
     m = cand
@@ -273,9 +274,10 @@ def _lead_pool(obs, k, hand, tr):
 
 
 @njit(_nrt=False)
-def covers_all(att, hand, trump, six):
-    """Can `hand` cover every card of `att` (strongest attack card first, cheapest beater each)?"""
-    tr = NIBBLE_LOW << trump
+def covers_all(obs, att, hand, seat):
+    """Can `seat` cover every card of `att` from `hand` (strongest attack card first, cheapest beater each)?"""
+    trump = trump_of(obs, seat)
+    tr = NIBBLE_LOW << trump if trump >= 0 else np.int64(0)
     avail = hand
     todo = att
     while todo:
@@ -290,7 +292,7 @@ def covers_all(att, hand, trump, six):
                 bv = v
                 best = c
         todo &= ~bit(best)
-        opts = beaters(best, trump, six) & avail
+        opts = beaters_for(obs, best, seat) & avail
         if opts == 0:
             return False
         avail &= ~bit(cheapest(opts, tr))
@@ -307,7 +309,7 @@ def draw_lead(obs, s):
     his = unseen(obs) | obs[O_KNOWN + dfn]
     if popcount(his) != popcount(s) or obs[O_HAND_SIZE + dfn] != popcount(s):
         return False
-    return covers_all(s, his, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+    return covers_all(obs, s, his, dfn)
 
 
 @njit(_nrt=False)
@@ -410,8 +412,8 @@ def _pick_cover(obs, k, legal, tr):
 def _match(obs, hand, tr, target):
     """Simple durak: assign covers to every uncovered attack card, strongest first, each the cheapest
     beater left. Returns the beater for slot `target`, or -1 if some card cannot be covered."""
-    trump = obs[O_TRUMP_SUIT]
-    six = obs[O_RULES + R_SIX_BEATS_ACE] != 0
+    me = obs[O_SEAT]
+    trump = trump_of(obs, me)
     n = obs[O_NTABLE]
     todo = np.int64(0)
     for i in range(n):
@@ -431,7 +433,7 @@ def _match(obs, hand, tr, target):
                 bv = v
                 bi = i
         todo &= ~(np.int64(1) << bi)
-        opts = beaters(obs[O_TABLE_ATT + bi], trump, six) & avail
+        opts = beaters_for(obs, obs[O_TABLE_ATT + bi], me) & avail
         if opts == 0:
             return np.int64(-1)
         c = cheapest(opts, tr)
@@ -474,7 +476,7 @@ def h_cover(obs, legal, k):
                 # judge the whole set once, before the first cover
                 t = hand
                 for i in range(n):
-                    opts = beaters(obs[O_TABLE_ATT + i], obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0) & t
+                    opts = beaters_for(obs, obs[O_TABLE_ATT + i], obs[O_SEAT]) & t
                     if opts == 0:
                         return np.int64(NO_CARD)
                     ci = _match(obs, t, tr, i) if k[MATCH] > 0 else cheapest(opts, tr)

@@ -11,7 +11,7 @@ eligible); tryoshka, its cheapest cards (non-trumps first); armenian, never the 
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_RULES, O_TALON, O_TRUMP_SUIT, bit, lowest, variant_lead
+from sim.core.lib import NO_CARD, O_HAND, O_RULES, O_TALON, bit, lowest, trump_mask, variant_lead
 from sim.core.rules import R_LEAD_RULE
 
 NAME = "greedy"
@@ -25,7 +25,7 @@ def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
     if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead (never the talon card)
         return variant_lead(obs, hand)
-    plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    plain = hand & ~trump_mask(obs)
     return bit(lowest(plain if plain else hand))
 
 
@@ -34,7 +34,7 @@ def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
     # legal already holds only cards that beat the target; same-suit first, trumps after
-    target_suit_cards = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    target_suit_cards = legal & ~trump_mask(obs)
     if target_suit_cards:
         return lowest(target_suit_cards)
     return lowest(legal)
@@ -42,7 +42,7 @@ def cover(obs, legal, params, rng):
 
 @njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
-    plain = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    plain = legal & ~trump_mask(obs)
     if plain:
         return lowest(plain)
     if legal and obs[O_TALON] == 0:

@@ -30,20 +30,26 @@ from sim.core.layout import (
     STATE_SIZE, FROM_TALON, O_DISCARDS, O_REMOVED, O_REMOVED_KNOWN, S_OT_RNG, S_REMOVED, T_RESHUFFLE, T_ATTACK,
     T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
 )
+from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER
+
 from sim.core.lib import (
-    FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, mix64, option_ok, popcount, random_card, rng_next,
-    same_rank_cards,
+    FULL, NIBBLE_LOW, RANK_MASKS, cover_options_for, lowest, mix64, option_ok, popcount, random_card, rng_next,
+    same_rank_cards, trump_of,
 )
 from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
     R_FIRST_BOUT_UNTIL_DISCARD, R_FIRST_LOWEST_TRUMP, R_HAND, R_LATER_DEALS, R_MAX_ATTACK, R_MODE, R_N_TEAMS,
     R_NEIGHBOURS_GT, R_NEXT_DEALER_TEAM, R_NPLAYERS, R_PARTIAL, R_POGONY_SCORING, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
-    R_PROEZDNOY_PER_GAME, R_SCORING_RULE, R_SIX_BEATS_ACE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING,
-    R_TRANSFER_FIRST, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, SCORE_POGONNY, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER,
+    R_PROEZDNOY_PER_GAME, R_SCORING_RULE, R_SIZE, R_TEAM0, R_THROW_AFTER_TAKE, R_THROW_TIMING,
+    R_TRANSFER_FIRST, SCORE_POGONNY, TIMING_AFTER_ATTACKER, TIMING_AFTER_FIRST_COVER,
     TIMING_ANY_TIME, DEAL_CHUKOTSKY, DEAL_NAVALENY, R_ALBANIAN, R_DEAL_RULE, R_DEALING_ANY,
     R_NAVALENY_LEFTOVER_TRUMP, R_NAVALENY_OUT, R_OTBOYNY, R_PUSTOY, R_PUSTOY_REFILL,
     BOUT_CHINESE, BOUT_ROAD, R_BOUT_RULE,
+)
+from sim.core.rules import (
+    R_CHANGING_TRUMP, R_FIXED_TRUMP, R_NO_TRUMP, R_OWN_TRUMPS, R_SPADE_TURNUP, R_SPADES_ONLY, R_VARIANT_ANY,
+    TURNUP_REDEAL,
 )
 
 ONE = np.int64(1)
@@ -87,9 +93,16 @@ def _draw(ws, s, hand_size):
         h |= ONE << c
         tm &= ~(ONE << c)
         k += 1
-        if tp == tend:
-            ws[O_TRUMP_IN_TALON] = 0
-            ws[O_KNOWN + s] |= ONE << c
+        if tp >= tend - 1 and ws[O_TRUMP_IN_TALON] != 0:
+            if tp == tend:  # the face-up card: everybody saw who took it
+                ws[O_TRUMP_IN_TALON] = 0
+                ws[O_KNOWN + s] |= ONE << c
+            elif ws[O_TRUMP_UNDER] != 0:  # VAR-SM1 (RUL-35): the face-up trump is taken; the card under it turns
+                ws[O_KNOWN + s] |= ONE << c
+                nc = ws[S_TALON + tend - 1]
+                ws[O_TRUMP_UNDER] = 0
+                ws[O_TRUMP_CARD] = nc
+                ws[O_TRUMP_SUIT] = nc & 3
     ws[S_HANDS + s] = h
     ws[O_HAND_SIZE + s] = k
     ws[S_TP] = tp
@@ -373,17 +386,90 @@ def _deal_variant(rv, drng, ws, dealer):
 
 
 @njit(cache=True, _nrt=False)
+def _lay_talon_variant(rv, ws, dealer, dealt):
+    """The talon under the beating modifiers. no_trump (RUL-30): no card is turned, the whole rest of the
+    pack is the talon (top first) and nothing is shown. changing_trump (RUL-35): the card after the turned
+    one lies face down under it, so the talon is the rest, then the turned card, then that hidden card.
+    Returns the turned card (-1: none)."""
+    if rv[R_NO_TRUMP] != 0:
+        tm = np.int64(0)
+        k = 0
+        for i in range(dealt, 36):
+            ws[S_TALON + k] = ws[S_DECK + i]
+            tm |= ONE << ws[S_DECK + i]
+            k += 1
+        ws[S_TP] = 0
+        ws[S_TEND] = k
+        ws[S_TALON_MASK] = tm
+        ws[O_TALON] = k
+        ws[O_TRUMP_IN_TALON] = 0
+        return -1
+    if rv[R_CHANGING_TRUMP] != 0 and dealt + 1 < 36:
+        tc = ws[S_DECK + dealt]
+        tm = np.int64(0)
+        k = 0
+        for i in range(dealt + 2, 36):
+            ws[S_TALON + k] = ws[S_DECK + i]
+            tm |= ONE << ws[S_DECK + i]
+            k += 1
+        ws[S_TALON + k] = tc
+        ws[S_TALON + k + 1] = ws[S_DECK + dealt + 1]
+        tm |= (ONE << tc) | (ONE << ws[S_DECK + dealt + 1])
+        ws[S_TP] = 0
+        ws[S_TEND] = k + 2
+        ws[S_TALON_MASK] = tm
+        ws[O_TALON] = k + 2
+        ws[O_TRUMP_IN_TALON] = 1
+        ws[O_TRUMP_UNDER] = 1
+        return tc
+    return _lay_talon(rv, ws, dealer, dealt)
+
+
+@njit(cache=True, _nrt=False)
+def _turn_trump_variant(rv, ws, tc, dealer):
+    """The trump suit under the beating modifiers (RUL-30..34): none, a fixed suit, a turned spade under
+    spades_only_by_spades (no trump), and each seat's own suit."""
+    suit = tc & 3 if tc >= 0 else -1
+    if rv[R_FIXED_TRUMP] >= 0:
+        suit = rv[R_FIXED_TRUMP]
+    elif rv[R_SPADES_ONLY] != 0 and suit == 3:
+        suit = -1  # spade_turnup_resolution=no_trump (redeal never leaves a turned spade)
+    ws[O_TRUMP_CARD] = tc
+    ws[O_TRUMP_SUIT] = suit
+    n = rv[R_NPLAYERS]
+    for s in range(6):
+        ws[O_SEAT_TRUMPS + s] = 0
+    if rv[R_OWN_TRUMPS] != 0:
+        s = dealer if rv[R_OWN_TRUMPS] == 2 else (dealer + 1) % n
+        for i in range(n):
+            ws[O_SEAT_TRUMPS + s] = (suit + i) & 3
+            s = s + 1 if s + 1 < n else 0
+
+
+@njit(cache=True, _nrt=False)
 def deal(rv, drng, ws, dealer):
     """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
-    _shuffle(drng, ws)
-    if rv[R_DEALING_ANY] != 0:
-        tc = _deal_variant(rv, drng, ws, dealer)
-    else:
+    if rv[R_VARIANT_ANY] == 0:
+        _shuffle(drng, ws)
         dealt = _deal_hands(rv, ws, dealer)
         tc = _lay_talon(rv, ws, dealer, dealt)
-    _turn_trump(rv, ws, tc)
-    if rv[R_BOUT_RULE] == BOUT_CHINESE:  # RUL-75: spades are always trumps
-        ws[O_TRUMP_SUIT] = 3
+        _turn_trump(rv, ws, tc)
+    else:
+        ws[O_TRUMP_UNDER] = 0
+        while True:
+            _shuffle(drng, ws)
+            if rv[R_DEALING_ANY] != 0:
+                tc = _deal_variant(rv, drng, ws, dealer)
+            else:
+                dealt = _deal_hands(rv, ws, dealer)
+                tc = _lay_talon_variant(rv, ws, dealer, dealt)
+            # RUL-31: a turned spade under spades_only_by_spades with redeal: shuffle and deal again
+            if not (rv[R_SPADES_ONLY] != 0 and rv[R_FIXED_TRUMP] < 0 and rv[R_SPADE_TURNUP] == TURNUP_REDEAL
+                    and tc >= 0 and (tc & 3) == 3):
+                break
+        _turn_trump_variant(rv, ws, tc, dealer)
+        if rv[R_BOUT_RULE] == BOUT_CHINESE:  # RUL-75: spades are always trumps
+            ws[O_TRUMP_SUIT] = 3
     ws[O_DEALER] = dealer
     ws[O_OUT] = 0
     ws[O_DISCARD] = 0
@@ -409,11 +495,11 @@ def first_attacker(rv, ws, dealer, first_deal, prev_fool):
     if rule == LATER_IZ_POD:
         return (prev_fool + 1) % n
     if rule == LATER_LOWEST_TRUMP:
-        trump = ws[O_TRUMP_SUIT]
         best = 99
         who = -1
         for s in range(n):
-            t = ws[S_HANDS + s] & (NIBBLE_LOW << trump)
+            trump = trump_of(ws, s)  # own_trumps: each player's own (RUL-34); none: nobody holds a trump
+            t = ws[S_HANDS + s] & (NIBBLE_LOW << trump) if trump >= 0 else np.int64(0)
             if t:
                 c = lowest(t)
                 if c < best:
@@ -507,10 +593,11 @@ def _open_bout(rv, ws, rec):
     ws[S_PHASE] = PH_LEAD
     tp = ws[S_TP]
     tend = ws[S_TEND]
-    if rv[R_EXCHANGE] != 0 and tp < tend:
-        if tend - tp >= (1 if rv[R_EXCHANGE_WHILE_TRUMP] else 2):
+    if rv[R_EXCHANGE] != 0 and tp < tend and ws[O_TRUMP_IN_TALON] != 0 and ws[O_TRUMP_SUIT] >= 0:
+        under = ws[O_TRUMP_UNDER]  # VAR-SM1: the face-up card lies above the hidden one (RUL-35)
+        if tend - under - tp >= (1 if rv[R_EXCHANGE_WHILE_TRUMP] else 2):
             six = ws[O_TRUMP_SUIT]  # rank 0 of the trump suit
-            if ws[S_TALON + tend - 1] != six:
+            if ws[S_TALON + tend - 1 - under] != six:
                 for h in range(rv[R_NPLAYERS]):
                     if (ws[S_HANDS + h] >> six) & 1:
                         ws[S_PHASE] = PH_EXCHANGE
@@ -548,7 +635,7 @@ def _transfer_options(rv, ws, dfn, nd):
     lay = hd & rk if ws[O_HAND_SIZE + nd] >= n_att + 1 else np.int64(0)
     show = np.int64(0)
     if ws[O_HAND_SIZE + nd] >= n_att:
-        trump = ws[O_TRUMP_SUIT]
+        trump = trump_of(ws, dfn)
         if rv[R_PROEZDNOY] != 0 and trump >= 0:
             tr = hd & rk & (NIBBLE_LOW << trump)
             if rv[R_PROEZDNOY_PER_GAME] != 0:
@@ -581,8 +668,7 @@ def _defender_decision(rv, ws):
                 return True
     ac = ws[O_TABLE_ATT + ncov]
     ws[O_COVER_TARGET] = ncov
-    _ask(ws, dfn, K_COVER, cover_options(ac, ws[S_HANDS + dfn], ws[O_TRUMP_SUIT], rv[R_SIX_BEATS_ACE] != 0,
-                                         rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0))
+    _ask(ws, dfn, K_COVER, cover_options_for(ws, ac, ws[S_HANDS + dfn], dfn))
     return True
 
 
@@ -665,9 +751,7 @@ def advance(rv, ws, rec, trace, tn, tracing):
             if i < ws[S_P_K]:
                 dfn = ws[O_DEFENDER]
                 ws[O_COVER_TARGET] = i
-                _ask(ws, dfn, K_COVER, cover_options(ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], ws[O_TRUMP_SUIT],
-                                                     rv[R_SIX_BEATS_ACE] != 0,
-                                                     rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0))
+                _ask(ws, dfn, K_COVER, cover_options_for(ws, ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], dfn))
                 return
             _end_prostoy_bout(rv, ws, rec, trace, tn, tracing)
             continue
@@ -729,7 +813,7 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
     else:
         if a == 1:
             six = ws[O_TRUMP_SUIT]
-            tend = ws[S_TEND]
+            tend = ws[S_TEND] - ws[O_TRUMP_UNDER]
             tc = ws[S_TALON + tend - 1]
             _set_hand(ws, seat, (ws[S_HANDS + seat] & ~(ONE << six)) | (ONE << tc))
             ws[O_KNOWN + seat] = (ws[O_KNOWN + seat] & ~(ONE << six)) | (ONE << tc)
@@ -1192,7 +1276,11 @@ def sample_hidden(obs, rng, ws):
     if obs[O_RULES + R_ALBANIAN] != 0:
         _sort_talon(ws, 0, k)  # VAR-AL1: the face-down talon lies sorted, equal ranks in random order
     if trump_in:
-        ws[S_TALON + k] = tc
+        if obs[O_TRUMP_UNDER] != 0 and k > 0:  # VAR-SM1: a hidden card lies under the face-up one
+            ws[S_TALON + k] = ws[S_TALON + k - 1]
+            ws[S_TALON + k - 1] = tc
+        else:
+            ws[S_TALON + k] = tc
         tm |= ONE << tc
         k += 1
     ws[S_TP] = 0
@@ -1218,8 +1306,7 @@ def _rest_at_decision(ws):
     elif ph == PH_PCOVER:
         dfn = ws[O_DEFENDER]
         i = ws[S_NCOV]
-        ws[S_LEGAL] = cover_options(ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], ws[O_TRUMP_SUIT],
-                                    rv[R_SIX_BEATS_ACE] != 0, rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0)
+        ws[S_LEGAL] = cover_options_for(ws, ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], dfn)
     elif ph == PH_DEFEND:
         _defender_decision(rv, ws)
     elif ph == PH_THROW:
@@ -1236,6 +1323,8 @@ def record_holders(ws, rec, n):
     """Who was dealt the six and the ace of trumps (-1: the face-up card)."""
     rec[F_SIX_HOLDER] = -1
     rec[F_ACE_HOLDER] = -1
+    if ws[O_TRUMP_SUIT] < 0:  # no trump suit (VAR-NT1, RUL-30)
+        return
     for s in range(n):
         if (ws[S_HANDS + s] >> ws[O_TRUMP_SUIT]) & 1:
             rec[F_SIX_HOLDER] = s

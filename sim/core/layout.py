@@ -45,6 +45,8 @@ _OBS_FIELDS = [
     ("DECLINED", 1),  # DECLINED: the defender said no to a transfer; P_*: simple durak's defence so far
     # §6 modifiers (issue 9): public fields, a block per group (look them up by name below the unpacking)
     # -- beating and trumps
+    ("SEAT_TRUMPS", 6),  # own_trumps (VAR-DK1): each seat's trump suit (0 when the modifier is off)
+    ("TRUMP_UNDER", 1),  # changing_trump (VAR-SM1): 1 while a face-down card lies under the face-up trump card
     # -- leads
     # -- dealing and drawing
     ("REMOVED", 1),  # cards out of play (chukotsky, navaleny out_of_play): how many
@@ -66,6 +68,8 @@ _o, O_SIZE = _place(_OBS_FIELDS)
  S_DECLINED) = list(_o.values())[:47]
 # §6 modifier fields by name, a block per group
 # -- beating and trumps
+O_SEAT_TRUMPS = _o["SEAT_TRUMPS"]
+O_TRUMP_UNDER = _o["TRUMP_UNDER"]
 # -- leads
 # -- dealing and drawing
 O_REMOVED, O_REMOVED_KNOWN, O_DISCARDS = _o["REMOVED"], _o["REMOVED_KNOWN"], _o["DISCARDS"]
@@ -110,7 +114,7 @@ _REC_FIELDS = [
     ("LAST_LEAD_SIXES", 1), ("ERROR", 1), ("ERR_SEAT", 1), ("ERR_KIND", 1), ("ERR_VALUE", 1), ("DRAW", 1),
     ("OUTCOME", 6), ("PLACE", 6), ("TAKEN", 6), ("UNFINISHED", 1),
     ("SIX_HOLDER", 1),  # the seat dealt the six of trumps (-1: it is the face-up card)
-    ("ACE_HOLDER", 1),  # the seat dealt the ace of trumps (-1: it is the face-up card)
+    ("ACE_HOLDER", 1),  # the seat dealt the ace of trumps (-1: it is the face-up card, or there is no trump suit)
     ("FOOL_CARDS", 1),  # cards left in the losing hand(s) at the end
     ("INVARIANT", 1),  # bouts whose end found cards not accounted for (must stay 0)
     # §6 modifiers (issue 9): record fields, a block per group

@@ -28,9 +28,12 @@ from sim.core.layout import (  # noqa: E402,F401  (the observation layout strate
     O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING,
     O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW, FROM_TALON,
 )
+from sim.core.layout import O_SEAT_TRUMPS  # noqa: E402
+
 from sim.core.rules import (  # noqa: E402
-    LEAD_TRYOSHKA, LEAD_ZANUDNY, MODE_PROSTOY, R_ARMENIAN, R_LEAD_RULE, R_LEAD_SINGLE, R_MODE,
-    R_SETS_SINGLE_OR_PAIR, R_TRYOSHKA_SAME_RANK, R_TWO_PAIR_SIZE, R_VARIANT_ANY, R_ZANUDNY_TRUMPS_APART,
+    LEAD_TRYOSHKA, LEAD_ZANUDNY, MODE_PROSTOY, R_ARMENIAN, R_KOROLEVSKY, R_KOROLEVSKY_ANY_ACE, R_LEAD_RULE,
+    R_LEAD_SINGLE, R_MODE, R_OWN_TRUMPS, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, R_SPADES_ONLY,
+    R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_TRYOSHKA_SAME_RANK, R_TWO_PAIR_SIZE, R_VARIANT_ANY, R_ZANUDNY_TRUMPS_APART,
 )
 
 
@@ -125,6 +128,68 @@ def cover_options(attack, hand, trump, six_beats_ace, trump_only_if_cannot_follo
         follow = m & SUIT_MASKS[attack & 3]
         if follow:
             m = follow
+    return m
+
+
+# ---- the beating relation as the rules vector in an observation (or a state) says ------------------
+@njit(cache=True, _nrt=False)
+def trump_of(obs, seat):
+    """The trump suit that counts for `seat`: its own under own_trumps (VAR-DK1), else the deal's; -1: none."""
+    if obs[O_RULES + R_VARIANT_ANY] != 0 and obs[O_RULES + R_OWN_TRUMPS] != 0:
+        return obs[O_SEAT_TRUMPS + seat]
+    return obs[O_TRUMP_SUIT]
+
+
+@njit(cache=True, _nrt=False)
+def trump_mask(obs):
+    """Every card of the trump suit of the seat observing (0 without a trump suit): the safe `NIBBLE_LOW << trump`."""
+    t = trump_of(obs, obs[O_SEAT])
+    if t < 0:
+        return np.int64(0)
+    return NIBBLE_LOW << t
+
+
+@njit(cache=True, _nrt=False)
+def _variant_beaters(obs, attack, seat):
+    t = trump_of(obs, seat)
+    if obs[O_RULES + R_KOROLEVSKY] != 0 and (attack >> 2) == 0:
+        # VAR-KO1: a six only by an ace (same suit or trump; any ace by toggle), RUL-33
+        if obs[O_RULES + R_KOROLEVSKY_ANY_ACE] != 0:
+            m = RANK_MASKS[8]
+        else:
+            m = np.int64(1) << (32 + (attack & 3))
+            if t >= 0:
+                m |= np.int64(1) << (32 + t)
+    else:
+        m = beaters(attack, t, obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+    if obs[O_RULES + R_SPADES_ONLY] != 0:  # VAR-PP1: spades only by spades, and spades beat nothing else
+        if (attack & 3) == 3:
+            m &= SUIT_MASKS[3]
+        else:
+            m &= ~SUIT_MASKS[3]
+    return m
+
+
+@njit(cache=True, _nrt=False)
+def beaters_for(obs, attack, seat):
+    """Mask of every card that beats `attack` when `seat` defends, under the rules of the observation
+    (or state) `obs`: the plain C-2 relation with HR-1, or the §6 beating modifiers (RUL-30..34)."""
+    if obs[O_RULES + R_VARIANT_ANY] == 0:
+        return beaters(attack, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0)
+    return _variant_beaters(obs, attack, seat)
+
+
+@njit(cache=True, _nrt=False)
+def cover_options_for(obs, attack, hand, seat):
+    """Cards of `hand` that `seat` may cover `attack` with (RUL-10 and the §6 beating modifiers)."""
+    if obs[O_RULES + R_VARIANT_ANY] == 0:
+        return cover_options(attack, hand, obs[O_TRUMP_SUIT], obs[O_RULES + R_SIX_BEATS_ACE] != 0,
+                             obs[O_RULES + R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0)
+    m = _variant_beaters(obs, attack, seat) & hand
+    t = trump_of(obs, seat)
+    if obs[O_RULES + R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0 and (attack & 3) != t and t >= 0:
+        if m & SUIT_MASKS[attack & 3]:
+            m &= ~SUIT_MASKS[t]  # no trump while a card of the suit beats it (a non-trump ace of korolevsky may)
     return m
 
 

@@ -144,20 +144,33 @@ def _m(name, values, rule, doc, default=None, **kw):
 # ---- §6 modifiers, one block per group (issue 9); each block owns its R_ slots below ------------------
 # beating and trumps
 BEATING_TOGGLES = (
-    _m("no_trump", (False, True), "VAR-NT1", "Play without a trump suit (Бескозырный)."),
+    _m("no_trump", (False, True), "VAR-NT1",
+       "Play without a trump suit (Бескозырный): no card is turned, the whole rest of the pack is the talon (RUL-30).",
+       implemented=None),
     _m("fixed_trump_suit", ("none", "clubs", "diamonds", "hearts", "spades"), "VAR-BJ1, VAR-PP1",
-       "The trump suit is always this suit, whatever card is turned (Бешеный: diamonds)."),
+       "The trump suit is always this suit, whatever card is turned; the turned card still lies face up under the "
+       "talon and is drawn last (Бешеный: diamonds; RUL-32).", implemented=None),
     _m("spades_only_by_spades", (False, True), "VAR-PP1",
-       "Spades are beaten only by higher spades and never beat another suit; spades are never trumps."),
+       "Spades are beaten only by higher spades and never beat another suit; spades are never trumps.",
+       implemented=None),
     _m("spade_turnup_resolution", ("redeal", "next_card", "no_trump"), "VAR-PP1",
-       "With spades_only_by_spades, what a turned-up spade does (004 is silent)."),
+       "With spades_only_by_spades, what a turned-up spade does (004 is silent; RUL-31): redeal = shuffle and deal "
+       "again; no_trump = the spade stays face up under the talon and the deal is played without trumps.",
+       implemented=("redeal", "no_trump")),
     _m("korolevsky", (False, True), "VAR-KO1",
-       "Королевский: a six can be beaten only by an ace; the trump ace beats any lower card."),
+       "Королевский: a six can be beaten only by an ace; the trump ace beats any lower card.", implemented=None),
     _m("korolevsky_ace", ("same_suit_or_trump", "any_ace"), "VAR-KO1",
-       "With korolevsky, which aces beat a six (004 is silent)."),
+       "With korolevsky, which aces beat a six (004 is silent; RUL-33).", implemented=None),
     _m("changing_trump", (False, True), "VAR-SM1",
-       "С подкладным козырем: a face-down card under the trump card changes the trump suit when reached."),
-    _m("own_trumps", (False, True), "VAR-DK1", "Двухкозырной: every player has a trump suit of his own."),
+       "С подкладным козырем: a face-down card lies under the turned trump card; when the face-up card is drawn "
+       "the hidden one is turned and its suit is trump from then on (RUL-35).", implemented=None),
+    _m("own_trumps", (False, True), "VAR-DK1",
+       "Двухкозырной: every player has a trump suit of his own; a cover is judged by the defender's trump (RUL-34).",
+       implemented=None),
+    _m("own_trumps_assignment", ("from_dealers_left", "from_dealer"), "VAR-DK1",
+       "With own_trumps, who gets which suit (004 is silent; RUL-34): the turned suit goes to the dealer's left "
+       "neighbour (from_dealers_left) or to the dealer (from_dealer), each next seat clockwise the next suit in the "
+       "order clubs, diamonds, hearts, spades.", implemented=None),
 )
 # leads
 LEAD_TOGGLES = (
@@ -249,7 +262,8 @@ class Variant:
 
 
 VARIANTS: tuple[Variant, ...] = (
-    Variant("bezkozyrny", "VAR-NT1", "Бескозырный", {"no_trump": True}, "planned"),
+    Variant("bezkozyrny", "VAR-NT1", "Бескозырный", {"no_trump": True}, "planned",
+            "no card is turned; the whole rest of the pack is the talon (RUL-30)"),
     Variant("piki_pikami", "VAR-PP1", "Пики пиками", {"spades_only_by_spades": True}, "planned"),
     Variant("beshenyi_japanese", "VAR-BJ1", "Бешеный (японский)",
             {"fixed_trump_suit": "diamonds", "spades_only_by_spades": True}, "planned"),
@@ -466,6 +480,22 @@ def expand_variants(raw, family: str) -> tuple[list[str], dict]:
 
 # ---- combination checks, one per modifier group: None, or why the combination cannot be played -------
 def _check_beating(family: str, n: int, t: dict) -> str | None:
+    nt, fixed, pp = t["no_trump"], t["fixed_trump_suit"], t["spades_only_by_spades"]
+    if nt and fixed != "none":
+        return f"no_trump and fixed_trump_suit={fixed} contradict each other: choose one"
+    if pp and fixed == "spades":
+        return "spades_only_by_spades: spades are never trumps, so fixed_trump_suit=spades cannot be played with it"
+    if t["own_trumps"] and (nt or pp):
+        return ("own_trumps gives every player a trump suit; it cannot be played with "
+                + ("no_trump" if nt else "spades_only_by_spades (spades are never trumps)"))
+    if t["changing_trump"] and (nt or fixed != "none" or pp or t["own_trumps"]):
+        return "changing_trump changes the one trump suit: it cannot be played with no_trump, fixed_trump_suit, " \
+               "spades_only_by_spades or own_trumps"
+    dealing = [k for k in ("deal_rule", "draw_rule", "otboyny", "albanian", "poker_swap")
+               if k in t and t[k] != TOGGLE_BY_NAME[k].default(family)]
+    if (nt or t["changing_trump"]) and dealing:
+        return (f"{'no_trump' if nt else 'changing_trump'} changes the turned card, which "
+                f"{dealing[0]}={_fmt(t[dealing[0]])} also deals with: the two are not combined yet")
     return None
 
 
@@ -526,7 +556,7 @@ MODE_PROSTOY, MODE_PODKIDNOY, MODE_PEREVODNOY = 0, 1, 2
 # §6 modifiers: a block of slots per group (all zero when no modifier is on)
 R_BEATING = R_TEAM0 + 6   # beating and trumps
 (R_NO_TRUMP, R_FIXED_TRUMP, R_SPADES_ONLY, R_SPADE_TURNUP, R_KOROLEVSKY, R_KOROLEVSKY_ANY_ACE, R_CHANGING_TRUMP,
- R_OWN_TRUMPS) = range(R_BEATING, R_BEATING + 8)
+ R_OWN_TRUMPS) = range(R_BEATING, R_BEATING + 8)  # R_OWN_TRUMPS: 0 off, 1 from the dealer's left, 2 from the dealer
 R_LEADS = R_OWN_TRUMPS + 1  # leads
 (R_LEAD_RULE, R_ZANUDNY_TRUMPS_APART, R_TRYOSHKA_SAME_RANK, R_ARMENIAN) = range(R_LEADS, R_LEADS + 4)
 R_DEALING = R_ARMENIAN + 1  # dealing and drawing
@@ -539,6 +569,7 @@ R_CHAIN = R_SCORING_RULE + 1  # chain beating
 R_VARIANT_ANY = R_CHINESE_TAKER_LEADS + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
 R_SIZE = R_VARIANT_ANY + 1
 SUITS = ("clubs", "diamonds", "hearts", "spades")
+TURNUP_REDEAL, TURNUP_NEXT_CARD, TURNUP_NO_TRUMP = 0, 1, 2
 LEAD_STANDARD, LEAD_ZANUDNY, LEAD_TRYOSHKA = 0, 1, 2
 DEAL_STANDARD, DEAL_NAVALENY, DEAL_CHUKOTSKY = 0, 1, 2
 SCORE_FOOL, SCORE_POGONNY, SCORE_OCHKOVY = 0, 1, 2
@@ -605,7 +636,7 @@ def _pack_beating(v, t):
     v[R_KOROLEVSKY] = t["korolevsky"]
     v[R_KOROLEVSKY_ANY_ACE] = t["korolevsky_ace"] == "any_ace"
     v[R_CHANGING_TRUMP] = t["changing_trump"]
-    v[R_OWN_TRUMPS] = t["own_trumps"]
+    v[R_OWN_TRUMPS] = 0 if not t["own_trumps"] else (2 if t["own_trumps_assignment"] == "from_dealer" else 1)
 
 
 def _pack_leads(v, t):

@@ -137,10 +137,14 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
     ws[L.S_TP] = 0
     ws[L.S_TEND] = len(talon)
     ws[L.S_TALON_MASK] = sum(1 << c for c in talon)
-    tc = st.trump_card if st.trump_card is not None else st.trump_suit  # unknown drawn card: the suit's six
+    trump = -1 if st.trump_suit is None else st.trump_suit  # no_trump (RUL-30, RUL-31): -1
+    tc = st.trump_card if st.trump_card is not None else trump  # unknown drawn card: the suit's six
     ws[L.O_TRUMP_CARD] = tc
-    ws[L.O_TRUMP_SUIT] = st.trump_suit
-    ws[L.O_TRUMP_IN_TALON] = 1 if st.trump_card_location == "talon_bottom" and talon else 0
+    ws[L.O_TRUMP_SUIT] = trump
+    ws[L.O_TRUMP_IN_TALON] = 1 if st.trump_card_location == "talon_bottom" and talon and tc >= 0 else 0
+    ws[L.O_TRUMP_UNDER] = 1 if st.card_under_trump and ws[L.O_TRUMP_IN_TALON] else 0  # VAR-SM1
+    for s in range(n):
+        ws[L.O_SEAT_TRUMPS + s] = st.seat_trumps[s] if st.seat_trumps is not None else 0  # VAR-DK1
     ws[L.O_TALON] = len(talon)
     ws[L.O_DEALER] = st.dealer if st.dealer is not None else 0
     ws[L.O_DISCARD] = sum(1 << c for c in discard)

@@ -105,7 +105,11 @@ class Game:
         tc = int(ws[L.O_TRUMP_CARD])
         tin = "under the talon" if ws[L.O_TRUMP_IN_TALON] else "drawn"
         self.say("")
-        self.say(f"trump {self.c(tc)} ({tin}) | talon {int(ws[L.O_TALON])} | bout {int(ws[L.O_BOUT]) + 1}: "
+        from sim.core.cards import SUITS as SUIT_CHARS
+        trump_txt = (f"trump {self.c(tc)} ({tin})" if tc >= 0 and trump == (tc & 3) else
+                     f"trump suit {SUIT_CHARS[trump] if trump >= 0 else 'none'}"
+                     + (f", turned {self.c(tc)} ({tin})" if tc >= 0 else ""))
+        self.say(f"{trump_txt} | talon {int(ws[L.O_TALON])} | bout {int(ws[L.O_BOUT]) + 1}: "
                  f"{self.who(int(ws[L.O_ATTACKER]))} attack{'s' if ws[L.O_ATTACKER] != self.human else ''} "
                  f"{self.who(int(ws[L.O_DEFENDER]))}")
         sizes = [f"{self.who(s)}: {int(ws[L.O_HAND_SIZE + s])} cards" + (" (out)" if (ws[L.O_OUT] >> s) & 1 else "")

@@ -104,6 +104,11 @@ class State:
         self.trump_suit: int | None = None
         self.trump_card: int | None = None
         self.trump_card_location = "talon_bottom"   # or "already_drawn"
+        # §6 beating modifiers (RUL-30..35): under fixed_trump_suit, or a turned spade under
+        # spades_only_by_spades, the face-up card need not be of the trump suit; own_trumps gives each
+        # seat a suit (seat_trumps); changing_trump lays a face-down card under the face-up one
+        self.seat_trumps: list[int] | None = None
+        self.card_under_trump = False               # changing_trump: the talon's last card lies face down
         self.talon: list = []
         self.hands: list[list] = [[] for _ in range(self.n)]
         self.table: list[list] = []
@@ -212,6 +217,16 @@ class State:
     def is_trump(self, c: int) -> bool:
         return self.trump_suit is not None and suit_of(c) == self.trump_suit
 
+    def trump_for(self, p: int) -> int | None:
+        """The trump suit that counts for player p: his own under own_trumps (VAR-DK1), else the deal's."""
+        if self.seat_trumps is not None:
+            return self.seat_trumps[p]
+        return self.trump_suit
+
+    def is_trump_for(self, c: int, p: int) -> bool:
+        t = self.trump_for(p)
+        return t is not None and suit_of(c) == t
+
     # ---- copying (check() of sequences and multi-card throw-ins works on a copy) ---------
     def clone(self) -> "State":
         c = State.__new__(State)
@@ -232,6 +247,7 @@ class State:
         c.unknown_draws = list(self.unknown_draws)
         c.laid_by = dict(self.laid_by)
         c.points, c.pogony, c.pogon_top = list(self.points), list(self.pogony), list(self.pogon_top)
+        c.seat_trumps = None if self.seat_trumps is None else list(self.seat_trumps)
         c.result = None if self.result is None else dict(self.result)
         return c
 
@@ -272,6 +288,8 @@ class State:
             "trump_card_location": ("talon_bottom" if self.trump_under_talon() else
                                     "removed_from_play" if self.trump_card is not None
                                     and self.trump_card in self.removed else "already_drawn"),
+            **({"seat_trumps": [SUITS[t] for t in self.seat_trumps]} if self.seat_trumps is not None else {}),
+            **({"card_under_trump": True} if self.card_under_trump and self.trump_under_talon() else {}),
             "talon_size": len(self.talon),
             "talon_order_top_to_bottom": _names(self.talon) if talon_known and self.talon else None,
             "hands": {str(s): [nm(c) for c in self.hands[s] if c is not None] for s in range(self.n)},
@@ -405,16 +423,41 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     st.trump_suit = None if ts is None else parse_suit(ts)
     tc = position.get("trump_card")
     st.trump_card = None if tc is None else cards([tc], "trump_card")[0]
-    if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit \
-            and st.t("bout_rule") != "chain_chinese":  # RUL-75: spades are trumps whatever card is turned
-        raise ValueError(f"trump card {tc} is not of the trump suit {ts}")
-    if st.trump_card is not None and st.trump_suit is None:
-        st.trump_suit = suit_of(st.trump_card)
-    loc = position.get("trump_card_location") or "talon_bottom"
+    fixed = st.t("fixed_trump_suit", "none")
+    if st.t("no_trump"):  # VAR-NT1 / RUL-30: no trump suit and no turned card
+        if st.trump_suit is not None or st.trump_card is not None:
+            raise ValueError("no_trump (VAR-NT1, RUL-30): there is no trump suit and no turned card; "
+                             "give trump_suit and trump_card as null")
+    elif fixed != "none":  # VAR-BJ1 / RUL-32: the suit is fixed, the turned card may be of any suit
+        want = FULL_SUITS.index(fixed)
+        if st.trump_suit is not None and st.trump_suit != want:
+            raise ValueError(f"fixed_trump_suit={fixed}: the trump suit is {fixed}, not {ts}")
+        st.trump_suit = want
+    elif st.t("spades_only_by_spades") and st.trump_card is not None and suit_of(st.trump_card) == 3:
+        if st.t("spade_turnup_resolution") != "no_trump" or st.trump_suit is not None:
+            raise ValueError("spades_only_by_spades (RUL-31): a turned spade is never trump; with "
+                             "spade_turnup_resolution=no_trump give trump_suit null, with redeal it cannot lie there")
+    else:
+        if st.trump_card is not None and st.trump_suit is not None and suit_of(st.trump_card) != st.trump_suit \
+                and st.t("bout_rule") != "chain_chinese":  # RUL-75: spades are trumps whatever card is turned
+            raise ValueError(f"trump card {tc} is not of the trump suit {ts}")
+        if st.trump_card is not None and st.trump_suit is None:
+            st.trump_suit = suit_of(st.trump_card)
+    if st.t("spades_only_by_spades") and st.trump_suit == 3:
+        raise ValueError("spades_only_by_spades (VAR-PP1): spades are never trumps")
+    under = bool(position.get("card_under_trump", False)) and bool(st.t("changing_trump"))
+    if position.get("card_under_trump") and not st.t("changing_trump"):
+        raise ValueError("card_under_trump needs the changing_trump modifier (VAR-SM1)")
+    loc = position.get("trump_card_location") or ("already_drawn" if st.t("no_trump") else "talon_bottom")
     if loc not in ("talon_bottom", "already_drawn", "removed_from_play"):
         raise ValueError(f"trump_card_location must be talon_bottom, already_drawn or removed_from_play, got {loc!r}")
+    if st.t("no_trump") and loc != "already_drawn":
+        raise ValueError("no_trump (RUL-30): no card lies face up under the talon (trump_card_location: already_drawn)")
     size = int(position.get("talon_size") or 0)
     order = position.get("talon_order_top_to_bottom")
+    face_up_at = -2 if under else -1  # RUL-35: the hidden card lies under the face-up one
+    if under and loc == "talon_bottom" and (size if order is None else len(order)) < 2:
+        raise ValueError("card_under_trump: the talon must hold the face-up card and the card under it")
     if order is not None:
         st.talon = cards(order, "talon_order_top_to_bottom")
         if len(st.talon) != size and "talon_size" in position:
@@ -424,13 +467,28 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
         if loc == "talon_bottom":
             if st.trump_card is None:
                 raise ValueError("the trump card is under the talon but trump_card is not given")
-            st.talon[-1] = st.trump_card  # C-3: the face-up trump card is the talon's last card
+            st.talon[face_up_at] = st.trump_card  # C-3: the face-up trump card is the talon's last card
     if st.trump_card is None and order is not None and st.talon and loc == "talon_bottom":
-        st.trump_card = st.talon[-1]
+        st.trump_card = st.talon[face_up_at]
         st.trump_suit = suit_of(st.trump_card) if st.trump_suit is None else st.trump_suit
     st.trump_card_location = loc if st.talon or loc == "removed_from_play" else "already_drawn"
-    if st.trump_card_location == "talon_bottom" and st.talon[-1] != st.trump_card:
-        raise ValueError("the talon's last card must be the face-up trump card (C-3)")
+    st.card_under_trump = under and st.trump_card_location == "talon_bottom"
+    if st.trump_card_location == "talon_bottom" and st.talon[face_up_at] != st.trump_card:
+        raise ValueError("the talon's last card must be the face-up trump card (C-3)"
+                         + (" (the one above the hidden card under it, RUL-35)" if under else ""))
+    if st.t("own_trumps"):  # VAR-DK1 / RUL-34: each seat's suit, given or from the dealer
+        raw = position.get("seat_trumps")
+        if raw is not None:
+            if len(raw) != n:
+                raise ValueError(f"seat_trumps must name one suit per seat ({n}), got {raw}")
+            st.seat_trumps = [parse_suit(x) for x in raw]
+        elif position.get("dealer") is not None and st.trump_suit is not None:
+            st.seat_trumps = own_trump_suits(st, int(position["dealer"]), st.trump_suit)
+        else:
+            raise ValueError("own_trumps (VAR-DK1): give seat_trumps (one suit per seat), or the dealer and "
+                             "the trump suit they follow from")
+    elif position.get("seat_trumps") is not None:
+        raise ValueError("seat_trumps needs the own_trumps modifier (VAR-DK1)")
 
     for s in range(n):
         known = cards(hands_raw.get(str(s), hands_raw.get(s, [])), f"hand of seat {s}")
@@ -543,7 +601,17 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
             for k in range(1, n + 1):
                 st.hands[(dealer + k) % n].append(pack[i])
                 i += 1
-        if i < N_CARDS:                        # the next card is turned and lies under the talon
+        if st.t("no_trump"):                   # VAR-NT1 / RUL-30: nothing is turned; the rest is the talon
+            st.trump_card = None
+            st.talon = pack[i:]
+            st.trump_card_location = "already_drawn"
+        elif i + 1 < N_CARDS and st.t("changing_trump"):
+            # VAR-SM1 / RUL-35: the next card is turned, the one after it lies face down under it
+            st.trump_card = pack[i]
+            st.talon = pack[i + 2:] + [pack[i], pack[i + 1]]
+            st.trump_card_location = "talon_bottom"
+            st.card_under_trump = True
+        elif i < N_CARDS:                      # the next card is turned and lies under the talon
             st.trump_card = pack[i]
             face_down = pack[i + 1:]
             if st.t("albanian"):
@@ -561,7 +629,9 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
             st.trump_card = pack[-1]
             st.talon = []
             st.trump_card_location = "already_drawn"
-    st.trump_suit = suit_of(st.trump_card)
+    st.trump_suit = _dealt_trump_suit(st)
+    if st.t("own_trumps"):
+        st.seat_trumps = own_trump_suits(st, dealer, st.trump_suit)
     st.first_bout = True
     st.attacker = _first_attacker(st, later_deal, previous_fool)
     st.defender = st.defender_for(st.attacker)
@@ -590,6 +660,32 @@ def _deal_navaleny(st: State, pack: list) -> None:
     else:
         st.trump_card = pack[per_seat_total - 1]
         st.trump_card_location = "already_drawn"
+FULL_SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+
+def _dealt_trump_suit(st: State) -> int | None:
+    """The trump suit of a fresh deal: the turned card's suit (C-3), or as the §6 modifiers say."""
+    if st.t("no_trump"):
+        return None                                     # VAR-NT1 / RUL-30
+    fixed = st.t("fixed_trump_suit", "none")
+    if fixed != "none":
+        return FULL_SUITS.index(fixed)                  # VAR-BJ1 / RUL-32, whatever is turned
+    if st.t("spades_only_by_spades") and suit_of(st.trump_card) == 3:
+        if st.t("spade_turnup_resolution") == "redeal":  # RUL-31
+            raise ValueError(f"the turned card {nm(st.trump_card)} is a spade: with spades_only_by_spades and "
+                             "spade_turnup_resolution=redeal this pack is shuffled and dealt again (RUL-31)")
+        return None                                     # RUL-31 no_trump: the spade stays, nothing is trump
+    return suit_of(st.trump_card)
+
+
+def own_trump_suits(st: State, dealer: int, first_suit: int) -> list[int]:
+    """VAR-DK1 / RUL-34: the turned suit goes to the dealer's left neighbour (or the dealer), each next
+    seat clockwise the next suit in the order clubs, diamonds, hearts, spades."""
+    start = dealer if st.t("own_trumps_assignment") == "from_dealer" else (dealer + 1) % st.n
+    out = [0] * st.n
+    for k in range(st.n):
+        out[(start + k) % st.n] = (first_suit + k) % 4
+    return out
 
 
 def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> int:
@@ -606,7 +702,7 @@ def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> i
     best = None
     for s in range(st.n):
         for c in st.hands[s]:
-            if st.is_trump(c) and (best is None or c < best[0]):
+            if st.is_trump_for(c, s) and (best is None or c < best[0]):  # own_trumps: his own (RUL-34)
                 best = (c, s)
     if best is not None:
         return best[1]
@@ -667,20 +763,48 @@ def _active_player(st: State, p: int) -> None:
 
 
 def beats(st: State, attack: int, cover: int) -> bool:
-    """C-2 / RUL-10: does ``cover`` beat ``attack``?"""
+    """C-2 / RUL-10 and the §6 beating modifiers: does ``cover`` beat ``attack`` when the current
+    defender covers? (own_trumps: his trump is the one that counts, RUL-34.)"""
+    d = st.defender
+
+    def trump(c):
+        return st.is_trump_for(c, d) if d is not None else st.is_trump(c)
+    spade_a, spade_c = suit_of(attack) == 3, suit_of(cover) == 3
+    if st.t("spades_only_by_spades") and spade_a != spade_c:
+        return False  # VAR-PP1: a spade only by a spade, and a spade beats nothing else
+    if st.t("korolevsky") and rank_of(attack) == SIX:
+        # VAR-KO1 / RUL-33: a six only by an ace: of its suit or the trump ace (any ace by toggle)
+        if rank_of(cover) != ACE:
+            return False
+        return st.t("korolevsky_ace") == "any_ace" or suit_of(cover) == suit_of(attack) or trump(cover)
     if suit_of(cover) == suit_of(attack):
         if rank_of(cover) > rank_of(attack):
             return True
         # HR-1: the trump six beats the trump ace (and only it)
-        return bool(st.t("trump_six_beats_trump_ace") and st.is_trump(attack) and rank_of(attack) == ACE
+        return bool(st.t("trump_six_beats_trump_ace") and trump(attack) and rank_of(attack) == ACE
                     and rank_of(cover) == SIX)
-    return st.is_trump(cover) and not st.is_trump(attack)
+    return trump(cover) and not trump(attack)
 
 
 def _cover_problem(st: State, attack: int, cover: int, still_held: list) -> tuple[str, str] | None:
     """Why ``cover`` may not beat ``attack``; None when it may. ``still_held`` = the defender's cards
     that stay in his hand besides this cover (for trump_only_if_cannot_follow, RUL-10)."""
+    d = st.defender
     if not beats(st, attack, cover):
+        if st.t("spades_only_by_spades") and (suit_of(attack) == 3) != (suit_of(cover) == 3):
+            return "VAR-PP1", (f"{nm(cover)} does not beat {nm(attack)}: a spade is beaten only by a higher spade "
+                               "and a spade beats no other suit")
+        if st.t("korolevsky") and rank_of(attack) == SIX:
+            which = "any ace" if st.t("korolevsky_ace") == "any_ace" else "an ace of its suit or the trump ace"
+            return "VAR-KO1", f"{nm(cover)} does not beat {nm(attack)}: a six is beaten only by {which}"
+        if st.seat_trumps is not None:
+            t = st.trump_for(d)
+            return "VAR-DK1", (f"{nm(cover)} does not beat {nm(attack)}: player {d}'s own trump is "
+                               f"{FULL_SUITS[t]}, so only a higher {SUITS[suit_of(attack)]}"
+                               + ("" if suit_of(attack) == t else " or a " + FULL_SUITS[t][:-1]) + " beats it")
+        if st.trump_suit is None and suit_of(cover) != suit_of(attack):
+            return "VAR-NT1", f"{nm(cover)} does not beat {nm(attack)}: there are no trumps, so only a higher " \
+                              f"{SUITS[suit_of(attack)]} beats it"
         if st.is_trump(attack) and st.is_trump(cover):
             rule = {"prostoy_5": "PR5-D2", "prostoy_6": "C-2"}.get(st.family, "POD-D2")
             return rule, f"{nm(cover)} does not beat {nm(attack)}: a trump is beaten only by a higher trump"
@@ -690,9 +814,8 @@ def _cover_problem(st: State, attack: int, cover: int, still_held: list) -> tupl
             why = f"{nm(cover)} is neither a higher {SUITS[suit_of(attack)]} nor a trump"
         rule = {"prostoy_5": "PR5-D2"}.get(st.family, "POD-D1" if st.throw_in_family else "C-2")
         return rule, f"{nm(cover)} does not beat {nm(attack)}: {why}"
-    if st.t("trump_only_if_cannot_follow") and st.is_trump(cover) and not st.is_trump(attack):
-        follow = [c for c in still_held if c is not None and suit_of(c) == suit_of(attack)
-                  and rank_of(c) > rank_of(attack)]
+    if st.t("trump_only_if_cannot_follow") and st.is_trump_for(cover, d) and not st.is_trump_for(attack, d):
+        follow = [c for c in still_held if c is not None and suit_of(c) == suit_of(attack) and beats(st, attack, c)]
         if follow:
             return "PR6-D1", (f"{nm(attack)} may be trumped only by a defender who cannot beat it in suit, "
                               f"and he holds {_join(follow)}")
@@ -700,10 +823,17 @@ def _cover_problem(st: State, attack: int, cover: int, still_held: list) -> tupl
 
 
 def _cover_rule(st: State, attack: int, cover: int) -> str:
-    if st.t("trump_six_beats_trump_ace") and st.is_trump(attack) and rank_of(attack) == ACE \
+    d = st.defender
+    if st.t("korolevsky") and rank_of(attack) == SIX:
+        return "VAR-KO1"
+    if st.t("spades_only_by_spades") and suit_of(attack) == 3:
+        return "VAR-PP1"
+    if st.t("trump_six_beats_trump_ace") and st.is_trump_for(attack, d) and rank_of(attack) == ACE \
             and rank_of(cover) == SIX:
         return "HR-1"
-    if st.throw_in_family and st.is_trump(cover) and not st.is_trump(attack):
+    if st.seat_trumps is not None and st.is_trump_for(cover, d) and not st.is_trump_for(attack, d):
+        return "VAR-DK1"
+    if st.throw_in_family and st.is_trump_for(cover, d) and not st.is_trump_for(attack, d):
         return "POD-D3"
     return {"prostoy_5": "PR5-D2", "prostoy_6": "PR6-D1"}.get(st.family, "C-2")
 
@@ -1133,7 +1263,7 @@ def _show_allowance(st: State, p: int, c: int) -> str:
              "transfer by showing needs the proezdnoy or pokaznoy house rule, and neither is on")
     if pokaznoy and c not in st.shown_cards_bout:
         return "VAR-PK1"
-    if proezdnoy and st.is_trump(c):
+    if proezdnoy and st.is_trump_for(c, p):
         if st.t("proezdnoy_limit") == "once_per_bout":
             _require(p not in st.shown_players_bout, "PER-P2",
                      f"player {p} has already transferred by showing a trump in this bout; now he must lay it")
@@ -1165,7 +1295,7 @@ def _check_exchange(st: State, a: dict) -> Verdict:
     six = SIX * 4 + st.trump_suit
     _require(st.trump_under_talon(), "RUL-9", "the face-up trump card has already been drawn")
     if st.t("trump_six_exchange_timing") == "while_face_down_cards_left":
-        _require(len(st.talon) >= 2, "RUL-9",
+        _require(len(st.talon) >= 2 + st.card_under_trump, "RUL-9",
                  "no face-down card is left above the trump card (while_face_down_cards_left)")
     _require(st.trump_card != six, rule, "the face-up trump card is itself the six")
     _require(six in st.hands[p], rule, f"player {p} does not hold the trump six {nm(six)}")
@@ -1348,7 +1478,7 @@ def _do(st: State, a: dict) -> list[dict]:
         old = st.trump_card
         i = st.hands[p].index(six)
         st.hands[p][i] = old
-        st.talon[-1] = six
+        st.talon[-2 if st.card_under_trump else -1] = six  # RUL-35: the face-up card is above the hidden one
         st.trump_card = six
         events.append({"event": "exchange_trump_six", "player": p, "gave": nm(six), "got": nm(old)})
     elif kind == "pass":
@@ -1486,6 +1616,14 @@ def _draw(st: State, p: int, events: list) -> None:
     st.hands[p].extend(got)
     st.unknown_draws[p] += sum(1 for c in got if c is None)
     ev = {"event": "draw", "player": p, "cards": _names(got), "count": len(got)}
+    if st.card_under_trump and len(st.talon) <= 1:
+        # VAR-SM1 / RUL-35: the face-up trump card has been taken; the card under it is turned and its
+        # suit is trump from now on (it is the new face-up card, drawn last)
+        st.card_under_trump = False
+        new = st.talon[0] if st.talon else got[-1]
+        st.trump_card = new
+        st.trump_suit = None if new is None else suit_of(new)
+        ev["trump_changes_to"] = nm(new)
     if not st.talon and st.trump_card_location == "talon_bottom":
         st.trump_card_location = "already_drawn"  # C-3 / POD-R3: the face-up trump came last
         ev["took_trump_card"] = nm(st.trump_card)

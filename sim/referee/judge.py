@@ -52,7 +52,7 @@ def judge(doc: dict) -> dict:
 
 def summarize(log: list[dict], state: R.State) -> dict:
     """What happened, gathered from the event log."""
-    discarded, taken, drawn, out, into_talon = [], {}, {}, [], []
+    discarded, taken, drawn, out, into_talon, trump_changes = [], {}, {}, [], [], []
     for e in log:
         kind = e["event"]
         if kind == "discard":
@@ -63,9 +63,12 @@ def summarize(log: list[dict], state: R.State) -> dict:
             taken.setdefault(str(e["player"]), []).extend(e["cards"])
         elif kind == "draw":
             drawn.setdefault(str(e["player"]), []).extend(e["cards"])
+            if e.get("trump_changes_to"):
+                trump_changes.append(e["trump_changes_to"])  # VAR-SM1 (RUL-35)
         elif kind == "out":
             out.append(e["player"])
     return {"discarded": discarded, "shuffled_into_talon": into_talon, "taken": taken, "drawn": drawn, "out": out,
+            "trump_changes": trump_changes,
             "next_attacker": state.attacker, "next_defender": state.defender,
             "bout_over": any(e["event"] == "bout_end" for e in log),
             "result": None if state.result is None else dict(state.result), "log": log}
@@ -88,6 +91,8 @@ def format_judgement(result: dict) -> str:
         lines.append(f"  player {seat} picks up: {' '.join(cards)}")
     for seat, cards in ev["drawn"].items():
         lines.append(f"  player {seat} draws {len(cards)}: {' '.join(cards)}")
+    for c in ev.get("trump_changes", []):
+        lines.append(f"  the card under the trump card is turned: {c}; its suit is trump from now on (RUL-35)")
     for seat in ev["out"]:
         lines.append(f"  player {seat} is out")
     res = ev.get("result")
