@@ -740,7 +740,7 @@ def strategies_cmd(paths, as_json):
         return
     for i in infos:
         click.echo(f"{i.name}  ({', '.join(i.families) or 'all families'})\n    {i.description}")
-        click.echo(f"    §6 variants: {_variants_line(dispatch.supported_variants(i))}")
+        click.echo(f"    §6 variants: {_variants_line(i)}")
         fams = per_family[i.name]
         for k, (d, lo, hi, doc) in i.params.items():
             if any(k in x for x in fams.values()):
@@ -753,13 +753,15 @@ def strategies_cmd(paths, as_json):
                "Use: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
 
 
-def _variants_line(names: list[str]) -> str:
-    played = [v.name for v in R.VARIANTS if R.variant_played(v)]
-    if not played:
-        return "none are played yet"
-    if set(names) == set(played):
-        return "every played variant"
-    return ", ".join(names) if names else "the plain rules only (it declares no VARIANTS)"
+def _variants_line(info) -> str:
+    """Which played §6 variants a strategy declares it plays (`durak strategies`)."""
+    from sim.core import dispatch
+    names = dispatch.supported_variants(info)
+    if not names:
+        return "the plain rules only (it declares no VARIANTS)"
+    if "all" in info.variants:
+        return f"every played variant of its families ({len(names)}: {', '.join(names)})"
+    return ", ".join(names)
 
 
 def _family_defaults(info) -> dict:

@@ -65,6 +65,7 @@ from sim.core.lib import (
     trump_of, variant_lead, zanudny_cards,
 )
 from sim.core.layout import O_REMOVED_KNOWN
+from sim.core.rules import R_PUSTOY
 from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
 
@@ -261,9 +262,19 @@ def largest_set(obs, pool, hand, must, tr):
 
 # ---- decisions ----------------------------------------------------------------------------------------
 @njit(_nrt=False)
+def talon_left(obs):
+    """The talon as the knobs read it ("cards left to draw": how much refilling is still to come). VAR-PU1
+    pustoy refills only an empty hand, so a hand plays as in the endgame whatever the talon holds: 0 (a
+    defender who takes while the talon is large would otherwise take forever, RUL-22)."""
+    if obs[O_RULES + R_PUSTOY] != 0:
+        return 0
+    return obs[O_TALON]
+
+
+@njit(_nrt=False)
 def _lead_pool(obs, k, hand, tr):
     pool = hand
-    if obs[O_TALON] > k[TRUMP_LEAD_TALON] and hand & ~tr:
+    if talon_left(obs) > k[TRUMP_LEAD_TALON] and hand & ~tr:
         pool = hand & ~tr
     if k[KEEP_ACE] > 0 and pool & ~trump_ace(obs):
         pool &= ~trump_ace(obs)
@@ -332,7 +343,7 @@ def h_attack(obs, k):
 def _plan_attack(obs, k):
     hand = obs[O_HAND]
     tr = trumps_of(obs)
-    talon = obs[O_TALON]
+    talon = talon_left(obs)
     dfn = obs[O_DEFENDER]
     pool = _lead_pool(obs, k, hand, tr)
     end2 = k[ENDGAME] > 0 and is_endgame2(obs)
@@ -449,7 +460,7 @@ def h_cover(obs, legal, k):
         return np.int64(NO_CARD)
     hand = obs[O_HAND]
     tr = trumps_of(obs)
-    talon = obs[O_TALON]
+    talon = talon_left(obs)
     tgt = obs[O_COVER_TARGET]
     a = obs[O_TABLE_ATT + tgt]
     early = talon >= k[TAKE_HIGH_TALON]
@@ -512,7 +523,7 @@ def h_throw_in(obs, legal, k):
     if legal == 0:
         return np.int64(NO_CARD)
     tr = trumps_of(obs)
-    talon = obs[O_TALON]
+    talon = talon_left(obs)
     hand = obs[O_HAND]
     dfn = obs[O_DEFENDER]
     ok = legal

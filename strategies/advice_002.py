@@ -63,6 +63,7 @@ from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in
 NAME = "advice-002"
 DESCRIPTION = "Seed 002's advice: singles not triples, save trumps, take early, shed late, force the take in the endgame."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {
     "dump_talon": (3.0, 0.0, 36.0, "once the talon holds at most this many cards, shed cards as fast as possible: "
                    "lead your largest set, throw in any rank (002: «остается в колоде две или три карты»)"),

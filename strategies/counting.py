@@ -22,6 +22,7 @@ from strategies._lib import h_attack, h_throw_in
 NAME = "counting"
 DESCRIPTION = "Counts every shown card; leads and throws in cards the defender probably cannot beat."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {
     "p": (0.5, 0.0, 1.0, "lead or throw in a card the defender cannot beat with at least this chance (0.5 = "
           "one in two) before the cheapest card"),

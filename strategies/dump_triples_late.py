@@ -19,6 +19,7 @@ from strategies._lib import h_attack
 NAME = "dump-triples-late"
 DESCRIPTION = "Simple durak: singles, but the largest set once the talon is low or the hand is big."
 FAMILIES = ("prostoy_5", "prostoy_6")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {
     "talon_at_most": (3.0, -1.0, 36.0, "lead your largest set (triple, five) once the talon holds at most this many "
                       "cards (-1: never)"),

@@ -42,6 +42,7 @@ from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 NAME = "expert"
 DESCRIPTION = "The library's best tuned combination per family (see its docstring for how it was tuned)."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 
 # tuned per family (partial defence = the prostoy_5 table, take-all = the prostoy_6 table)
 K_P5 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=10, HIGH_RANK=4, HIGH_TRUMP_RANK=3,

@@ -17,6 +17,7 @@ from sim.core.rules import R_LEAD_RULE
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {}
 
 

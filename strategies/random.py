@@ -20,6 +20,7 @@ from sim.core.rules import (
 NAME = "random"
 DESCRIPTION = "Uniformly random legal move at every decision (the floor any strategy must beat)."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {}
 
 

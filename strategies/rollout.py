@@ -28,6 +28,7 @@ from strategies import search as _search
 NAME = "rollout"
 DESCRIPTION = "Search player: samples hidden cards, plays every candidate lead out with greedy, picks the best."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on (sim/dispatch.py)
 PARAMS = {
     "samples": (12.0, 1.0, 512.0, "how many guesses of the cards it cannot see it plays out per lead (more: "

@@ -38,6 +38,7 @@ from strategies import greedy as _greedy
 NAME = "search"
 DESCRIPTION = "Determinized Monte Carlo search at every decision: samples the hidden cards, plays each option out."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on
 PARAMS = {
     "samples": (128.0, 1.0, 4096.0, "how many guesses of the cards it cannot see it plays out per decision "

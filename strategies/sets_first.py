@@ -14,4 +14,5 @@ from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (a
 NAME = "sets-first"
 DESCRIPTION = "Simple durak: lead the largest set of cheap cards from the first bout."
 FAMILIES = ("prostoy_5", "prostoy_6")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = params(sets_from_start=1.0, sets_when_talon_at_most=-1.0, sets_when_hand_at_least=99.0)

@@ -14,4 +14,5 @@ from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (a
 NAME = "sets-late"
 DESCRIPTION = "Simple durak: singles, then dump triples and fives once the talon is low."
 FAMILIES = ("prostoy_5", "prostoy_6")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = params(sets_from_start=0.0, sets_when_talon_at_most=3.0, sets_when_hand_at_least=99.0)

@@ -15,4 +15,5 @@ from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (a
 NAME = "sets-when-loaded"
 DESCRIPTION = "Simple durak: singles early, sets once the hand is loaded (7+) or the talon is low (002)."
 FAMILIES = ("prostoy_5", "prostoy_6")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = params(sets_from_start=0.0, sets_when_talon_at_most=3.0, sets_when_hand_at_least=7.0)

@@ -20,6 +20,7 @@ from strategies._lib import h_attack
 NAME = "singles-early"
 DESCRIPTION = "Simple durak: single-card leads while the talon is large, largest sets after."
 FAMILIES = ("prostoy_5", "prostoy_6")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {
     "talon_above": (6.0, -1.0, 36.0, "lead one card while the talon holds more than this many cards, your largest "
                     "set (triple, five) from then on (-1: always one card; 36: sets from the first bout)"),

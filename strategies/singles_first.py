@@ -14,4 +14,5 @@ from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (a
 NAME = "singles-first"
 DESCRIPTION = "Simple durak: always lead one card, the cheapest (greedy's leads); the base of the set-lead habits."
 FAMILIES = ("prostoy_5", "prostoy_6")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = params(sets_from_start=0.0, sets_when_talon_at_most=-1.0, sets_when_hand_at_least=99.0)

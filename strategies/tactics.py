@@ -40,6 +40,7 @@ from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfe
 NAME = "tactics"
 DESCRIPTION = "Strong players' habits, one switchable parameter each: trumps late, take trump leads, transfer, pairs late, ace last."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 PARAMS = {
     "trump_lead_talon": (0.0, -1.0, 36.0, "save trumps: lead a trump (or add one to a lead) only once the talon "
                          "holds at most this many cards (36: off); on its own this changes nothing, since a one-card "

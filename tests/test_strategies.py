@@ -162,3 +162,28 @@ def test_template_is_a_valid_strategy_file(tmp_path):
     i = dispatch.info("my-strat", [str(tmp_path)])
     assert i.families and set(i.defines) == set(dispatch.KINDS)
     assert "my-strat" not in dispatch.discover()  # the template itself is not picked up
+
+
+PLAYED_VARIANTS = [v for v in R.VARIANTS if R.variant_played(v)]
+VARIANT_PLAYS = [(n, v.name) for n in ALL_NAMES for v in PLAYED_VARIANTS
+                 if v.name in dispatch.supported_variants(INFOS[n])]
+
+
+@pytest.mark.parametrize("name,variant", VARIANT_PLAYS, ids=[f"{n}-{v}" for n, v in VARIANT_PLAYS])
+def test_declared_variants_are_played_legally(engine_all, name, variant):
+    """Issue 9: a strategy that declares a §6 variant (VARIANTS) plays it without an illegal move in every family
+    the variant and the strategy share (2, 3 and 4 players in turn), cards stay accounted for, and a few of its
+    deals replay through the independent referee."""
+    v = R.VARIANT_BY_NAME[variant]
+    fams = [f for f in v.families if f in INFOS[name].families]
+    assert fams
+    for i, fam in enumerate(fams):
+        n = 2 + i % 3
+        rules = R.resolve(fam, n, {"variant": variant})
+        games = 40 if name in ("search", "rollout") else 300
+        t = batch.run(rules, _lineup(name, n), games=games, seed=900 + i, threads=2).tally
+        assert t.invariant_violations == 0, (fam, n)
+        assert t.finished + t.unfinished == games
+        r = batch.Runner(rules, batch.make_lineup(rules, _lineup(name, n)))
+        for g in range(1 if name in ("search", "rollout") else 3):
+            referee.replay(r.trace(seed=950 + i, series=g)[0])

@@ -288,3 +288,24 @@ def test_otboyny_core_shuffles_recorded_and_replayed_by_the_referee():
         replay(tr)
     core_vs_referee("podkidnoy", 3, {"variant": "otboyny"})
     core_vs_referee("prostoy_5", 2, {"variant": "otboyny", "partial_defence": True})
+
+
+@pytest.mark.rules("VAR-CH1", "VAR-OT1", "RUL-51", "RUL-54")
+def test_judge_reads_removed_from_play_and_discard_bouts():
+    from sim.referee.judge import format_judgement, judge
+    removed = [c for c in PACK if c not in "7C 8D QC 10C 9H 7H".split()]
+    doc = {"family": "podkidnoy", "toggles": {"variant": "chukotsky"},
+           "position": {"num_players": 2, "trump_suit": removed[-1][-1], "trump_card": removed[-1],
+                        "trump_card_location": "removed_from_play", "talon_size": 0,
+                        "hands": {"0": ["7C", "8D", "QC"], "1": ["10C", "9H"]}, "attacker": 0, "defender": 1,
+                        "table": [{"attack": "7H", "cover": None}], "removed_from_play": removed},
+           "action": {"type": "cover", "player": 1, "attack": "7H", "cover": "9H"}}
+    out = judge(doc)
+    assert out["legal"] and out["position"]["removed_from_play"] == removed
+    assert out["position"]["trump_card_location"] == "removed_from_play"
+    doc = {"family": "podkidnoy", "toggles": {"variant": "otboyny"},
+           "position": P({0: "7C 8D QC", 1: "10C"}, ["7H/9H"], talon=OT_POS["talon"], discard_bouts=1),
+           "action": {"type": "pass", "player": 0}}
+    out = judge(doc)
+    assert out["legal"] and out["events"]["shuffled_into_talon"] == ["7H", "9H"]
+    assert "shuffled into the talon" in format_judgement(out) and out["position"]["discard_bouts"] == 2

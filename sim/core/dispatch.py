@@ -152,7 +152,7 @@ def info(name: str, paths=()) -> StrategyInfo:
 def supported_variants(si: StrategyInfo) -> list[str]:
     """The played §6 variants a strategy declares it plays legally (its module's VARIANTS)."""
     from sim.core.rules import VARIANTS, variant_played
-    played = [v.name for v in VARIANTS if variant_played(v)]
+    played = [v.name for v in VARIANTS if variant_played(v) and (not si.families or set(v.families) & set(si.families))]
     return played if "all" in si.variants else [v for v in si.variants if v in played]
 
 

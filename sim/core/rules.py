@@ -285,7 +285,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("pustoy", "VAR-PU1", "Пустой", {"draw_rule": "pustoy"}, "planned"),
     Variant("otboyny", "VAR-OT1", "Отбойный", {"otboyny": True}, "planned"),
     Variant("albansky", "VAR-AL1", "Албанский", {"albanian": True}, "planned"),
-    Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned"),
+    Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned",
+            "needs a new decision (which cards to swap with the talon) in the core, referee and strategies; "
+            "not played yet"),
     Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "played"),
     Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "played"),
     Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)",

@@ -19,7 +19,8 @@ from sim.experiments import batch
 from sim.core import dispatch
 from sim.core import rules as R
 from sim.experiments.compare import DECIDED, default_panel, plot_comparison, run_panel
-from sim.experiments.plain import Case, answer_word, games_in_100, how_sure, identical, rule_verdict, unfinished_note
+from sim.experiments.plain import (Case, across_skill, answer_word, games_in_100, how_sure, identical, rule_verdict,
+                                  size_word, unfinished_note)
 from sim.experiments.experiment import Experiment
 from sim.experiments.report import finish, md_table, pct
 from sim.experiments.tournament import Tournament
@@ -539,6 +540,108 @@ def q_skill(ctx: Ctx) -> str:
             ". How sure: within about a point (95% intervals in the tables). " + _tournament_unfinished(ts))
 
 
+# ---- §6 variants: one question per group (issue 9) -------------------------------------------------
+
+def _rate_verdict(cases: list[Case], metric: str, what: str, rule: str) -> str:
+    """A plain paragraph for a rate that is not a fool rate (draws): A against B per case, with intervals."""
+    word = answer_word(cases, metric)
+    real = [c for c in cases if c.real(metric)]
+    biggest = max((abs(c.points(metric)) for c in real), default=0.0)
+    if word == "No":
+        head = f"No — {rule} makes no detectable difference to {what}."
+    elif word in ("Yes", "Sometimes"):
+        more = real[0].points(metric) > 0
+        head = (f"{'Yes' if word == 'Yes' else 'Only in some settings'} — a {size_word(biggest)} effect: with "
+                f"{rule}, {what} is {'higher' if more else 'lower'}" + ("." if word == "Yes" else
+                                                                      "; elsewhere no detectable change."))
+    else:
+        head = f"It depends — with {rule}, {what} is higher in some settings and lower in others."
+    parts = [f"{c.where}, {c.strategy} play: {100 * float(c.row(metric)['a']):.2f}% against "
+             f"{100 * float(c.row(metric)['b']):.2f}% ({c.points(metric):+.2f} points, 95% interval "
+             f"[{100 * float(c.row(metric)['lo']):+.2f}, {100 * float(c.row(metric)['hi']):+.2f}])" for c in cases]
+    return (f"{head} {'; '.join(parts)}. {across_skill(cases, metric)} {how_sure(cases, metric)} "
+            f"{unfinished_note(cases, biggest if real else None)}")
+
+
+def _length_verdict(cases: list[Case], rule: str) -> str:
+    """A plain paragraph for game length in bouts."""
+    parts = []
+    for c in cases:
+        r = c.row("bouts")
+        a, b = float(r["a"]), float(r["b"])
+        ratio = a / b if b else float("nan")
+        parts.append(f"{c.where}, {c.strategy} play: {a:.1f} bouts against {b:.1f} ({ratio:.2f} times; difference "
+                     f"{float(r['diff']):+.2f} [{float(r['lo']):+.2f}, {float(r['hi']):+.2f}])")
+    longer = [c for c in cases if c.real("bouts") and float(c.row("bouts")["diff"]) > 0]
+    shorter = [c for c in cases if c.real("bouts") and float(c.row("bouts")["diff"]) < 0]
+    head = ("Longer" if longer and not shorter else "Shorter" if shorter and not longer else
+            "It depends" if longer and shorter else "About the same")
+    return (f"{head}: with {rule} a deal lasts " + "; ".join(parts) + f". {how_sure(cases, 'bouts')} "
+            f"{unfinished_note(cases, None)}")
+
+
+def q_no_trump_draws(ctx: Ctx) -> str:
+    cases = []
+    for fam, n in (("podkidnoy", 2), ("prostoy_5", 2), ("podkidnoy", 4)):
+        cs = ctx.compare(fam, n, {"no_trump": True}, {}, 300_000)
+        _cmp_section(ctx, f"{fam}, {n} players", cs, ["draw", "first_attacker_fool", "bouts"], f"{fam}-{n}p")
+        cases += cs
+    text = _rate_verdict(cases, "draw", "the draw rate", "no trump suit (VAR-NT1, Бескозырный)")
+    if all(float(c.row("draw")["a"]) == 0 for c in cases):
+        text = ("No — the opposite: without trumps a game is never drawn. Why: a card is then beaten only by a "
+                "higher card of its own suit, so every beaten pair sends two cards of one suit to the discard; a "
+                "draw would end with all 36 cards there, but each suit has nine cards, an odd number. " + text)
+    return text
+
+
+def q_tryoshka_first_attacker(ctx: Ctx) -> str:
+    cases = []
+    for fam, n in (("podkidnoy", 2), ("podkidnoy", 3), ("perevodnoy", 2)):
+        cs = ctx.compare(fam, n, {"lead_rule": "tryoshka"}, {}, 300_000)
+        _cmp_section(ctx, f"{fam}, {n} players", cs, ["first_attacker_fool", "first_defender_fool", "bouts"],
+                     f"{fam}-{n}p")
+        cases += cs
+    return rule_verdict(cases, "first_attacker_fool", "the first attacker", "tryoshka leads (VAR-TR1, Трёшка)")
+
+
+def q_pustoy_length(ctx: Ctx) -> str:
+    cases = []
+    for fam, n in (("podkidnoy", 2), ("podkidnoy", 4), ("prostoy_5", 2)):
+        cs = ctx.compare(fam, n, {"draw_rule": "pustoy"}, {}, 300_000)
+        _cmp_section(ctx, f"{fam}, {n} players", cs, ["bouts", "draw", "first_attacker_fool"], f"{fam}-{n}p")
+        cases += cs
+    return _length_verdict(cases, "pustoy drawing (VAR-PU1, Пустой: draw only when your hand is empty)")
+
+
+def q_ochkovy_fool(ctx: Ctx) -> str:
+    rows = []
+    for strat in ctx.panel:
+        for fam in R.FAMILIES:
+            for n in (2, 4):
+                exp = ctx.experiment(fam, n, [strat], 100_000, toggles={"variant": "ochkovy"})
+                s, tot = exp.score_totals(), exp.totals()
+                rows.append({"strategy": strat, "family": fam, "players": n, "games": s["finished"],
+                             "fool won the points": pct(s["fool_won_score_rate"], s["fool_won_score_lo"],
+                                                        s["fool_won_score_hi"]),
+                             "rate": s["fool_won_score_rate"],
+                             "points shared": pct(s["shared_rate"], s["shared_lo"], s["shared_hi"]),
+                             "unfinished": f"{100 * tot['unfinished'] / max(tot['games'], 1):.2f}%"})
+    df = pd.DataFrame(rows)
+    ctx.data["ochkovy-fool"] = df.drop(columns="rate")
+    for strat, g in df.groupby("strategy", sort=False):
+        ctx.lines += [f"### Every seat plays `{strat}`", "",
+                      md_table(g.drop(columns=["strategy", "rate"]).set_index("family")), ""]
+    lo, hi = df["rate"].min(), df["rate"].max()
+    worst = df.loc[df["rate"].idxmax()]
+    return (f"Often: the player left holding cards — the fool of the ordinary game — beat the most cards and won "
+            f"the points in {100 * lo:.0f} to {100 * hi:.0f} of every 100 games that had a fool, depending on the "
+            f"game, the number of players and how well they play (most: {worst['family']}, {worst['players']} "
+            f"players, {worst['strategy']} play). Beating many cards and getting rid of them are different goals, so "
+            f"in points durak (Очковый, VAR-OC1) being the fool is no sign of losing. How sure: each rate is within "
+            f"about a point (95% intervals in the tables); unfinished deals are counted in the tables and left out "
+            f"of the rates.")
+
+
 QUESTIONS = {q.name: q for q in [
     Question("trump-six-exchange", "Does the trump-six exchange favour the player who makes it?",
              "\"Swapping the trump six for the face-up trump is a free gift to whoever holds the six\" — is it? "
@@ -573,6 +676,18 @@ QUESTIONS = {q.name: q for q in [
     Question("skill", "How much of durak is skill?",
              "Is durak mostly luck? How often does the best strategy beat random play and the plain greedy "
              "baseline, per family?", q_skill, panel=False),
+    Question("no-trump-draws", "Is a game without trumps more often a draw?",
+             "Бескозырный (004): with no trump suit every card can be beaten only in its own suit. Do more games "
+             "end with everybody out at once, and are deals longer?", q_no_trump_draws),
+    Question("tryoshka-first-attacker", "Does tryoshka favour the first attacker?",
+             "Трёшка (004): every bout opens with three cards at once. Does that help or hurt the player who "
+             "attacks first?", q_tryoshka_first_attacker),
+    Question("pustoy-length", "How long is a game of pustoy?",
+             "Пустой (004): you draw only when your hand is empty. How much longer (or shorter) is a deal?",
+             q_pustoy_length),
+    Question("ochkovy-fool", "In points durak, does the fool still win on points?",
+             "Очковый (004): the winner is whoever beats the most of his opponents' cards. How often does the "
+             "player left holding cards — the fool of the ordinary game — win the points?", q_ochkovy_fool),
 ]}
 
 
