@@ -5,11 +5,17 @@ left). Cover with the cheapest card that beats: the lowest higher card of the su
 the lowest trump; take when nothing beats. Throw in one card at a time, the lowest-ranked
 legal non-trump, a trump only once the talon is empty. Never transfers. Always exchanges
 the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
+
+Against cycles (issue 14): once ``obs[O_QUIET]`` reaches 12 (twelve bouts in a row ended with no
+card discarded and none drawn: the cards are going round), it leads and throws in a card chosen by
+a hash of the public position instead (``vary_pick`` of ``strategies/_lib.py``; a throw-in may then
+also be a pass). Before that point its play is exactly the plain rule above.
 """
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TALON, O_TRUMP_SUIT, bit, lowest
+from sim.core.lib import NIBBLE_LOW, NO_CARD, O_HAND, O_TABLE_MASK, O_TALON, O_TRUMP_SUIT, bit, lowest, popcount
+from strategies._lib import nth_card, restless, vary_pick
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
@@ -17,14 +23,16 @@ FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {}
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
+    if restless(obs):
+        return bit(nth_card(hand, vary_pick(obs, popcount(hand), 1)))
     plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
     return bit(lowest(plain if plain else hand))
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
@@ -35,8 +43,11 @@ def cover(obs, legal, params, rng):
     return lowest(legal)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def throw_in(obs, legal, params, rng):
+    if legal and restless(obs):
+        i = vary_pick(obs, popcount(legal) + 1, 3 + popcount(obs[O_TABLE_MASK]))
+        return nth_card(legal, i) if i < popcount(legal) else np.int64(NO_CARD)
     plain = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
     if plain:
         return lowest(plain)
@@ -45,11 +56,11 @@ def throw_in(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def transfer(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def exchange(obs, legal, params, rng):
     return np.int64(1)

@@ -19,8 +19,8 @@ from sim.core.layout import (
     F_FIRST_ATTACKER, F_FOOL, F_FOOL_CARDS, F_INVARIANT, F_LAST_LEAD_SIXES, F_LOSING_TEAM, F_OUTCOME, F_PLACE,
     F_POGONY_SEAT, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE,
     K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR, O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER,
-    O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
-    O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
+    O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_QUIET, O_RULES,
+    O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
     PH_OVER, PH_PCOVER, PH_THROW, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK, S_DECLINED, S_FIRST_ATT,
     S_HANDS, S_LEAD_MASK, S_LEGAL, S_N_OUT, S_NCOV, S_OPENER, S_P_ALLCOV, S_P_COVERED, S_P_K, S_P_USED, S_PHASE,
@@ -335,6 +335,7 @@ def begin(rv, ws, rec, first_att, out, bout, discarded, trace, tn, tracing):
     ws[O_DEFENDER] = next_opponent(ws, out, first_att, n)
     ws[S_N_OUT] = popcount(out)
     ws[S_ANY_DISCARD] = 1 if discarded else 0
+    ws[O_QUIET] = 0
     ws[S_SHOWN_GAME] = 0
     ws[S_FIRST_ATT] = first_att
     ws[S_PHASE] = PH_BOUT
@@ -737,6 +738,7 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
         covered = np.int64(0)
         used = np.int64(0)
     take = ws[S_LEAD_MASK] & ~covered
+    tp0 = ws[S_TP]
     if tracing:
         for i in range(k):
             if (covered >> ws[O_TABLE_ATT + i]) & 1:
@@ -755,6 +757,7 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
     if rv[R_ATT_DRAW_NOW] == 0:
         _draw(ws, att, hand_size)
     _draw(ws, dfn, hand_size)
+    ws[O_QUIET] = 0 if covered or ws[S_TP] != tp0 else ws[O_QUIET] + 1
     _end_bout(rv, ws, rec, taking)
 
 
@@ -765,6 +768,7 @@ def _end_throw_bout(rv, ws, rec):
     dfn = ws[O_DEFENDER]
     tm = ws[O_TABLE_MASK]
     taking = ws[O_TAKING] != 0
+    tp0 = ws[S_TP]
     if taking:
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | tm)
         ws[O_KNOWN + dfn] |= tm
@@ -784,6 +788,7 @@ def _end_throw_bout(rv, ws, rec):
             if s == n:
                 s = 0
         _draw(ws, dfn, hand_size)
+    ws[O_QUIET] = 0 if not taking or ws[S_TP] != tp0 else ws[O_QUIET] + 1
     _end_bout(rv, ws, rec, taking)
 
 
