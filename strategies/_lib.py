@@ -37,6 +37,18 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``MATCH``: simple durak defence: 1: assign covers to the whole set (strongest attack card first,
   cheapest beater each) and take at once when the set cannot be covered (take-all rule); 0:
   cover card by card with the cheapest beater (like greedy).
+- ``LEAD_MIN_RANK``, ``LEAD_RANK_TALON``: podkidnoy / perevodnoy: while talon > LEAD_RANK_TALON, lead
+  the cheapest non-trump of rank index >= LEAD_MIN_RANK when there is one (0: off, the cheapest card).
+- ``THROW_COVER_MAX_RANK``: while the defender is covering (not taking) and talon > DUMP_TALON, throw in
+  non-trumps of rank index <= this only (8: any).
+- ``THROW_TAKE_MAX_RANK``: while the defender is taking and the talon is not empty, throw in
+  non-trumps of rank index <= this only (8: any).
+- ``COVER_TABLE_RANK``: podkidnoy / perevodnoy: cover with a card whose rank is already on the table
+  (it opens no new rank for throw-ins) when it costs at most this many rank steps more than the
+  cheapest cover of the same kind (-1: off).
+- ``LEAD_PAIR``: podkidnoy / perevodnoy: lead the cheapest non-trump of the lowest rank held twice or
+  more, if that rank is at most this many steps above the cheapest non-trump's (-1: off; leading from
+  the rank held most often instead was 1 point worse in 2-player podkidnoy).
 
 Varied play against cycles (not a knob, every ``h_*`` function): once ``obs[O_QUIET]`` (bouts in a
 row that ended with no card discarded and none drawn) reaches ``QUIET_VARY``, the position is going
@@ -59,15 +71,18 @@ from sim.core.rules import MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SET
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
  TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON, THROW_MAX_RANK,
- EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH) = range(20)
-NK = 20
+ EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK,
+ THROW_TAKE_MAX_RANK, COVER_TABLE_RANK, LEAD_PAIR) = range(26)
+NK = 26
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
-BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0)
+BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
+        0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
-              "MATCH")
+              "MATCH", "LEAD_MIN_RANK", "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK",
+              "COVER_TABLE_RANK", "LEAD_PAIR")
 
 
 def knobs(**changes):
@@ -327,6 +342,18 @@ def _plan_attack(obs, k):
         lead = best_unbeatable(obs, plain, dfn, 0.999)
     if lead < 0 and talon <= k[COUNT]:
         lead = best_unbeatable(obs, plain, dfn, k[COUNT_P])
+    if lead < 0 and k[LEAD_MIN_RANK] > 0 and talon > k[LEAD_RANK_TALON]:
+        hi = plain & ~tr
+        for r in range(np.int64(k[LEAD_MIN_RANK])):
+            hi &= ~RANK_MASKS[r]
+        if hi:
+            lead = lowest(hi)
+    if lead < 0 and k[LEAD_PAIR] >= 0 and plain & ~tr:
+        c0 = lowest(plain & ~tr)
+        for r in range(c0 >> 2, min(9, (c0 >> 2) + np.int64(k[LEAD_PAIR]) + 1)):
+            if popcount(hand & RANK_MASKS[r]) >= 2 and plain & ~tr & RANK_MASKS[r]:
+                lead = lowest(plain & ~tr & RANK_MASKS[r])
+                break
     if lead < 0:
         lead = cheapest(pool, tr)
     s = bit(lead)
@@ -443,6 +470,20 @@ def h_cover(obs, legal, k):
             return np.int64(NO_CARD)
         return c
     c = _pick_cover(obs, k, legal, tr)
+    if k[COVER_TABLE_RANK] >= 0 and c >= 0:
+        tm = obs[O_TABLE_MASK]
+        ranks = np.int64(0)
+        for r in range(9):
+            if tm & RANK_MASKS[r]:
+                ranks |= RANK_MASKS[r]
+        kind = tr if bit(c) & tr else ~tr
+        alt = legal & ranks & kind
+        if k[KEEP_ACE] > 0:
+            alt &= ~trump_ace(obs)
+        if alt:
+            a2 = lowest(alt)
+            if (a2 >> 2) - (c >> 2) <= k[COVER_TABLE_RANK]:
+                c = a2
     pickup = popcount(obs[O_TABLE_MASK])
     if pickup <= k[TAKE_MAX_PICKUP]:
         if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
@@ -478,7 +519,13 @@ def h_throw_in(obs, legal, k):
     if k[KEEP_ACE] > 0 and talon > 0:
         ok &= ~trump_ace(obs)
     if obs[O_TAKING]:
+        if talon > 0 and k[THROW_TAKE_MAX_RANK] < 8:
+            for r in range(np.int64(k[THROW_TAKE_MAX_RANK]) + 1, 9):
+                ok &= ~(RANK_MASKS[r] & ~tr)
         return cheapest(ok, tr)
+    if talon > k[DUMP_TALON] and k[THROW_COVER_MAX_RANK] < 8:
+        for r in range(np.int64(k[THROW_COVER_MAX_RANK]) + 1, 9):
+            ok &= ~(RANK_MASKS[r] & ~tr)
     if k[ENDGAME] > 0 and is_endgame2(obs):
         x = best_unbeatable(obs, ok, dfn, 0.999)
         if x >= 0:

@@ -68,7 +68,8 @@ def _k(p):
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
     return (p[5], -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, p[7], 99.0, 99.0, 0.0, 0.0, p[6],
-            8.0, p[4], -1.0, 1.0, p[8], p[9])
+            8.0, p[4], -1.0, 1.0, p[8], p[9],
+            0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 
 
 @njit(_nrt=False)

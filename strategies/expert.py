@@ -34,7 +34,7 @@ A difference of 0.006 is about two standard errors at this size. Findings (fool 
 from numba import njit
 
 from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
-from sim.core.lib import O_RULES
+from sim.core.lib import O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "expert"
@@ -50,6 +50,24 @@ K_POD = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKU
               EXCHANGE_MIN_RANK=1)
 K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
               TRANSFER=1, EXCHANGE_MIN_RANK=1)
+# two players (issue 14: results/strength/habits.md): trumps thrown in only once the talon holds <= 3 cards, the lead
+# from the lowest pair within 5 ranks of the cheapest card, covers that open no new rank for throw-ins
+K_POD2 = knobs(ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, EXCHANGE_MIN_RANK=1,
+               THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_TABLE_RANK=1)
+K_PER2 = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
+               TRANSFER=1, EXCHANGE_MIN_RANK=1, THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_TABLE_RANK=1)
+# three or more players (issue 14: one round of coordinate search against greedy at 3 / 5 / 6 players, 24,000
+# deals a candidate, paired): trumps leave a simple-durak lead only when nothing else is left, ...
+K_P5_3 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=5, TAKE_HIGH_TALON=99, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, KEEP_ACE=1)
+K_P5_M = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=10, HIGH_RANK=7, HIGH_TRUMP_RANK=0,
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
+               THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_TABLE_RANK=1)
+K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
+               EXCHANGE_MIN_RANK=1, COVER_TABLE_RANK=2)
 
 PARAMS = {
     "trump_lead_talon": (-99.0, -99.0, 36.0, "lead trumps (or add them to a lead) only once the talon holds at most this many cards (-1: only when nothing else is left) (-99: the tuned value of the family; knob TRUMP_LEAD_TALON of strategies/_lib.py)"),
@@ -79,21 +97,23 @@ def _o(p, d):
 @njit(_nrt=False)
 def _k(obs, p):
     mode = obs[O_RULES + R_MODE]
+    n = obs[O_N]
     if mode == MODE_PEREVODNOY:
-        b = K_PER
+        b = K_PER2 if n == 2 else K_PERM
     elif mode == MODE_PODKIDNOY:
-        b = K_POD
+        b = K_POD2 if n == 2 else K_PODM
     elif obs[O_RULES + R_PARTIAL]:
-        b = K_P5
+        b = K_P5 if n == 2 else (K_P5_3 if n == 3 else K_P5_M)
     else:
-        b = K_P6
+        b = K_P6_6 if n >= 6 else K_P6
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
+    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, LEAD_MIN_RANK, LEAD_RANK_TALON,
+    # THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK, LEAD_PAIR
     return (_o(p[0], b[0]), _o(p[1], b[1]), _o(p[2], b[2]), _o(p[3], b[3]), b[4], _o(p[4], b[5]),
             _o(p[5], b[6]), _o(p[6], b[7]), _o(p[7], b[8]), _o(p[8], b[9]), _o(p[9], b[10]), _o(p[10], b[11]),
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
-            _o(p[14], b[18]), b[19])
+            _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25])
 
 
 @njit(_nrt=False)

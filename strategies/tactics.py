@@ -55,7 +55,8 @@ def _k(p):
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH
     return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
-            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0)
+            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0,
+            0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 
 
 @njit(_nrt=False)
