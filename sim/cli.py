@@ -747,7 +747,10 @@ def strategies_cmd(paths, as_json):
     click.echo("\nUse: durak run --strategy NAME[:param=value,...] (once for all seats or once per seat).")
 
 
-_FAMILY_TABLES = (("prostoy_5", "K_P5"), ("prostoy_6", "K_P6"), ("podkidnoy", "K_POD"), ("perevodnoy", "K_PER"))
+_FAMILY_TABLES = (("prostoy_5", "K_P5"), ("prostoy_5 at 3 players", "K_P5_3"), ("prostoy_5 at 4-6", "K_P5_M"),
+                  ("prostoy_6", "K_P6"), ("prostoy_6 at 3-5", "K_P6_M"), ("prostoy_6 at 6", "K_P6_6"),
+                  ("podkidnoy", "K_POD2"), ("podkidnoy at 3-6", "K_PODM"),
+                  ("perevodnoy", "K_PER2"), ("perevodnoy at 3-6", "K_PERM"))  # expert: 2 players first
 
 
 def _tuned_values(info) -> dict:

@@ -30,7 +30,7 @@ from strategies._lib import BASE, KNOB_NAMES  # noqa: E402
 
 P.PATHS.append(str(HERE / "knobs"))
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
-TABLES = {"prostoy_5": X.K_P5, "prostoy_6": X.K_P6, "podkidnoy": X.K_POD, "perevodnoy": X.K_PER}
+TABLES = {"prostoy_5": X.K_P5, "prostoy_6": X.K_P6_OLD, "podkidnoy": X.K_POD, "perevodnoy": X.K_PER}  # before
 
 
 def table(fam, n):
@@ -41,7 +41,7 @@ def table(fam, n):
         return X.K_PER2 if n == 2 else X.K_PERM
     if fam == "prostoy_5":
         return X.K_P5 if n == 2 else (X.K_P5_3 if n == 3 else X.K_P5_M)
-    return X.K_P6_6 if n >= 6 else X.K_P6
+    return X.K_P6 if n == 2 else (X.K_P6_M if n < 6 else X.K_P6_6)
 
 
 def before(fam, n):
