@@ -54,9 +54,18 @@ covering defender (search passes). Leading high cards and holding back high thro
   rather than spend high cards only while the talon >= 8, cover on table ranks, perevodnoy transfers with
   trumps too, podkidnoy covers no trump early and throws no ace onto a taker.
 
-Against greedy now (points, 95% interval, seats rotated; 40,000 deals at 2 players, 20,000 at 3-6):
-see the first table of results/strength/habits.md. The targets of issue 14 (>= +25 in 2-player podkidnoy
-and perevodnoy, >= +10 everywhere else) are met where that table says so, not everywhere.
+Against greedy now (fool-rate difference in points, 95% interval, seats rotated, seed 11; 40,000 deals at 2
+players, 20,000 at 3-6; ``python results/strength/habits.py --games 40000 --disagree 300``, 5 min; before
+issue 14 in brackets):
+
+- 2 players: prostoy_5 +51.9 [+51.1, +52.7] (unchanged), prostoy_6 +62.4 [+61.7, +63.1] (+58.2),
+  podkidnoy +18.2 [+17.3, +19.1] (+6.0), perevodnoy +30.7 [+29.7, +31.6] (+15.8).
+- 3 / 4 / 5 / 6 players: prostoy_5 +17.1 / +11.6 / +9.6 / +7.4 (-3.6 / +5.2 / +3.6 / +4.0); prostoy_6
+  +28.5 / +26.4 / +12.4 / +8.5; podkidnoy +7.6 / +2.1 / +1.2 / +1.4; perevodnoy +12.3 / +12.1 / +8.9 / +7.4.
+
+Issue 14's targets (>= +25 in 2-player podkidnoy and perevodnoy, >= +10 everywhere else) are met in
+2-player perevodnoy and in 9 of the 18 other cells, not in 2-player podkidnoy (+18.2), prostoy_5 at 5-6,
+prostoy_6 at 6, podkidnoy at 3-6 or perevodnoy at 5-6 players.
 """
 from numba import njit
 

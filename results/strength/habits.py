@@ -121,14 +121,17 @@ def render(out, path):
           "| family | players | deals | expert: difference [95%] | before issue 14's changes | paired gain | "
           "unfinished (now / before) |", "|---|---|---|---|---|---|---|"]
     for r in out["vs_greedy"]:
-        b = fmt(r["before"]) if "before" in r else ""
+        b = fmt(r["before"]) if "before" in r else "(unchanged)"
         gn = fmt(r["gain"]) if "gain" in r else ""
         md.append(f"| {r['family']} | {r['players']} | {r['games']:,} | {fmt(r['expert'])} | {b} | {gn} | "
-                  f"{r['unfinished']} / {r.get('unfinished_before', '')} |")
+                  f"{r['unfinished']} / {r.get('unfinished_before', r['unfinished'])} |")
     md += ["", "## 2. Leave one out: what each habit is worth", "",
            "Each knob of `strategies/_lib.py` that expert sets differently from greedy, set back to greedy's "
            "value alone (`results/strength/knobs/xp.py`). *Worth* = expert's difference minus the variant's, "
-           "on the same deals (positive: the habit helps).", "",
+           "on the same deals (positive: the habit helps). `TAKE_HIGH_TALON`, `HIGH_RANK`, `HIGH_TRUMP_RANK` and "
+           "`TAKE_MAX_PICKUP` are one habit (take rather than spend a high card early): switching any of them "
+           "off can switch the whole habit off, hence equal figures; a knob worth +0.0 has no effect where the "
+           "habit that reads it is off.", "",
            "| family | players | knob | expert / off | without it [95%] | worth, points [95%] |",
            "|---|---|---|---|---|---|"]
     for r in out["loo"]:
