@@ -54,15 +54,34 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``KEEP_PAIR_TALON``: seed 001's «иногда выгоднее придержать пару карт для следующего кона»: while
   talon >= this, do not throw in a card of a rank you hold two or more of (keep the pair for your own
   next lead; 99: off, 0: always).
+- ``LEAD_MIN_RANK``, ``LEAD_RANK_TALON``: podkidnoy / perevodnoy: while talon > LEAD_RANK_TALON, lead
+  the cheapest non-trump of rank index >= LEAD_MIN_RANK when there is one (0: off, the cheapest card).
+- ``THROW_COVER_MAX_RANK``: while the defender is covering (not taking) and talon > DUMP_TALON, throw in
+  non-trumps of rank index <= this only (8: any).
+- ``THROW_TAKE_MAX_RANK``: while the defender is taking and the talon is not empty, throw in
+  non-trumps of rank index <= this only (8: any).
+- ``COVER_TABLE_RANK``: podkidnoy / perevodnoy: cover with a card whose rank is already on the table
+  (it opens no new rank for throw-ins) when it costs at most this many rank steps more than the
+  cheapest cover of the same kind (-1: off).
+- ``LEAD_PAIR``: podkidnoy / perevodnoy: lead the cheapest non-trump of the lowest rank held twice or
+  more, if that rank is at most this many steps above the cheapest non-trump's (-1: off; leading from
+  the rank held most often instead was 1 point worse in 2-player podkidnoy).
+
+Varied play against cycles (not a knob, every ``h_*`` function): once ``obs[O_QUIET]`` (bouts in a
+row that ended with no card discarded and none drawn) reaches ``QUIET_VARY``, the position is going
+round; the seat then leads a single card, throws in a card or passes, chosen by a hash of the public
+position (bout number, seat, own hand), covers whenever it can (with such a card) and never transfers.
+A deterministic habit would repeat the same cycle until RUL-22 stops the deal after 1,000 bouts
+(results/strength/unfinished.md: before this, expert's 3-player prostoy_5 left 5% of deals unfinished).
 """
 import numpy as np
 from numba import njit
 
 from sim.core.lib import (
-    FULL, NIBBLE_LOW, NO_CARD, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT,
-    O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_CARD,
-    O_TRUMP_IN_TALON, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit, lowest, popcount, trump_mask,
-    trump_of, variant_lead, zanudny_cards,
+    FULL, NIBBLE_LOW, NO_CARD, O_BOUT, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE,
+    O_OUT, O_QUIET, O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON,
+    O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit,
+    lowest, mix64, popcount, trump_mask, trump_of, variant_lead, zanudny_cards,
 )
 from sim.core.layout import O_REMOVED_KNOWN
 from sim.core.rules import R_PUSTOY
@@ -72,16 +91,18 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LE
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
  TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON, THROW_MAX_RANK,
  EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
- KEEP_PAIR_TALON) = range(24)
-NK = 24
+ KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
+ LEAD_PAIR) = range(30)
+NK = 30
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
-        99.0, 0.0, 0.0, 99.0)
+        99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
-              "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON")
+              "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON", "LEAD_MIN_RANK",
+              "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR")
 
 
 def knobs(**changes):
@@ -93,6 +114,29 @@ def knobs(**changes):
 
 
 # ---- small card helpers ------------------------------------------------------------------------
+QUIET_VARY = 12  # bouts in a row without a discard or a draw before play varies (see the module docstring)
+
+
+@njit(_nrt=False)
+def restless(obs):
+    return obs[O_QUIET] >= QUIET_VARY
+
+
+@njit(_nrt=False)
+def vary_pick(obs, n, salt):
+    """An index in [0, n) from a hash of the public position and the own hand (no generator needed)."""
+    z = mix64(np.uint64(obs[O_BOUT] * 64 + obs[O_SEAT] * 8 + salt) ^ mix64(np.uint64(obs[O_HAND])))
+    return np.int64(z % np.uint64(n))
+
+
+@njit(_nrt=False)
+def nth_card(mask, i):
+    m = mask
+    for _ in range(i):
+        m &= m - 1
+    return lowest(m)
+
+
 @njit(_nrt=False)
 def trumps_of(obs):
     """The observing seat's trumps (its own under own_trumps; none without a trump suit)."""
@@ -326,6 +370,12 @@ def draw_lead(obs, s):
 @njit(_nrt=False)
 def h_attack(obs, k):
     """The planned lead, checked by the core's own attack_ok (the one source of legality)."""
+    if restless(obs):
+        h = obs[O_HAND]
+        c = bit(nth_card(h, vary_pick(obs, popcount(h), 1)))
+        if attack_ok(obs, h, c):  # a single card, unless a §6 lead rule (zanudny, tryoshka) forbids it
+            return c
+        return variant_lead(obs, h)
     s = _plan_attack(obs, k)
     hand = obs[O_HAND]
     if k[AVOID_DRAW] > 0 and popcount(hand) > 1 and draw_lead(obs, s):
@@ -382,6 +432,18 @@ def _plan_attack(obs, k):
         lead = best_unbeatable(obs, plain, dfn, thr)
     if lead < 0 and talon <= k[COUNT]:
         lead = best_unbeatable(obs, plain, dfn, k[COUNT_P])
+    if lead < 0 and k[LEAD_MIN_RANK] > 0 and talon > k[LEAD_RANK_TALON]:
+        hi = plain & ~tr
+        for r in range(np.int64(k[LEAD_MIN_RANK])):
+            hi &= ~RANK_MASKS[r]
+        if hi:
+            lead = lowest(hi)
+    if lead < 0 and k[LEAD_PAIR] >= 0 and plain & ~tr:
+        c0 = lowest(plain & ~tr)
+        for r in range(c0 >> 2, min(9, (c0 >> 2) + np.int64(k[LEAD_PAIR]) + 1)):
+            if popcount(hand & RANK_MASKS[r]) >= 2 and plain & ~tr & RANK_MASKS[r]:
+                lead = lowest(plain & ~tr & RANK_MASKS[r])
+                break
     if lead < 0:
         lead = cheapest(pool, tr)
     s = bit(lead)
@@ -458,6 +520,8 @@ def _match(obs, hand, tr, target):
 def h_cover(obs, legal, k):
     if legal == 0:
         return np.int64(NO_CARD)
+    if restless(obs):
+        return nth_card(legal, vary_pick(obs, popcount(legal), 2 + obs[O_COVER_TARGET]))
     hand = obs[O_HAND]
     tr = trumps_of(obs)
     talon = talon_left(obs)
@@ -504,6 +568,20 @@ def h_cover(obs, legal, k):
             return np.int64(NO_CARD)
         return c
     c = _pick_cover(obs, k, legal, tr)
+    if k[COVER_TABLE_RANK] >= 0 and c >= 0:
+        tm = obs[O_TABLE_MASK]
+        ranks = np.int64(0)
+        for r in range(9):
+            if tm & RANK_MASKS[r]:
+                ranks |= RANK_MASKS[r]
+        kind = tr if bit(c) & tr else ~tr
+        alt = legal & ranks & kind
+        if k[KEEP_ACE] > 0:
+            alt &= ~trump_ace(obs)
+        if alt:
+            a2 = lowest(alt)
+            if (a2 >> 2) - (c >> 2) <= k[COVER_TABLE_RANK]:
+                c = a2
     pickup = popcount(obs[O_TABLE_MASK])
     # zanudny: a high card taken to save a cover comes straight back as a forced high lead, and two such
     # players holding more than a hand each take in turn for ever (RUL-22); cover instead
@@ -522,6 +600,9 @@ def h_cover(obs, legal, k):
 def h_throw_in(obs, legal, k):
     if legal == 0:
         return np.int64(NO_CARD)
+    if restless(obs):
+        i = vary_pick(obs, popcount(legal) + 1, 3 + popcount(obs[O_TABLE_MASK]))
+        return nth_card(legal, i) if i < popcount(legal) else np.int64(NO_CARD)
     tr = trumps_of(obs)
     talon = talon_left(obs)
     hand = obs[O_HAND]
@@ -544,7 +625,13 @@ def h_throw_in(obs, legal, k):
             if popcount(hand & RANK_MASKS[r]) >= 2:
                 ok &= ~RANK_MASKS[r]
     if obs[O_TAKING]:
+        if talon > 0 and k[THROW_TAKE_MAX_RANK] < 8:
+            for r in range(np.int64(k[THROW_TAKE_MAX_RANK]) + 1, 9):
+                ok &= ~(RANK_MASKS[r] & ~tr)
         return cheapest(ok, tr)
+    if talon > k[DUMP_TALON] and k[THROW_COVER_MAX_RANK] < 8:
+        for r in range(np.int64(k[THROW_COVER_MAX_RANK]) + 1, 9):
+            ok &= ~(RANK_MASKS[r] & ~tr)
     if k[ENDGAME] > 0 and is_endgame2(obs):
         x = best_unbeatable(obs, ok, dfn, 0.999)
         if x >= 0:
@@ -559,7 +646,7 @@ def h_throw_in(obs, legal, k):
 @njit(_nrt=False)
 def h_transfer(obs, legal, k):
     mode = k[TRANSFER]
-    if mode <= 0:
+    if mode <= 0 or restless(obs):
         return np.int64(NO_CARD)
     tr = trumps_of(obs)
     show = obs[O_SHOW_LEGAL]

@@ -27,7 +27,8 @@ def params(sets_from_start: float, sets_when_talon_at_most: float, sets_when_han
 def _k(p):
     # greedy's defence and throw-ins; DUMP_TALON = p[1], DUMP_HAND = p[2], SETS_EARLY = p[0]
     return (-1.0, -1.0, p[1], p[2], p[0], 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0)
+            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0,
+            0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 
 
 @njit(_nrt=False)

@@ -109,7 +109,8 @@ def _k(p):
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
     # ENDGAME_MANY, KEEP_PAIR_TALON
     return (p[5], -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, p[7], 99.0, 99.0, 0.0, 0.0, p[6],
-            8.0, p[4], -1.0, 1.0, p[8], p[9], p[10], p[11], p[12], 99.0)
+            8.0, p[4], -1.0, 1.0, p[8], p[9], p[10], p[11], p[12], 99.0,
+            0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 
 
 @njit(_nrt=False)

@@ -32,11 +32,47 @@ A difference of 0.006 is about two standard errors at this size. Findings (fool 
   draws 6.7%.
 - prostoy_6: as prostoy_5 with high = jack, take early while talon >= 14. Final: 20.3% [20.0, 20.5] vs
   greedy 74.2%, draws 5.5%.
+
+Issue 14 (what search teaches; tables in results/strength/habits.md, reproduced by
+``python results/strength/habits.py``): a knob table for two players and one for three or more players per
+family (``_k`` picks it from ``obs[O_N]``), found by paired coordinate search against greedy (one knob at a
+time, 30,000 deals at 2 players / 24,000 at 3-6, seats rotated, a change kept when its paired 95% interval
+excludes 0; ``results/strength/knobs/xp.py`` sets any knob for such runs). Before, expert beat greedy by
++5.1 points of fool-rate difference in 2-player podkidnoy and +15.7 in perevodnoy (and by -3.4 to +5 in
+prostoy_5 at 3-6 players, about 0 in podkidnoy at 4-6). What search (``results/strength/_disagree.py``)
+disagreed with most: the lead (search leads a higher card than expert's cheapest in ~half of the searched
+leads), covers with low trumps while the talon is large (search takes), and throw-ins of high cards onto a
+covering defender (search passes). Leading high cards and holding back high throw-ins lost against greedy
+(-4 to -18 points); what won:
+
+- two players: throw in trumps once the talon holds <= 3 cards (``THROW_TRUMP_TALON=3``: +7.4 points in
+  podkidnoy, +8.7 in perevodnoy; never throwing in trumps: -16); lead the lowest rank held twice or more
+  within 5 ranks of the cheapest card (``LEAD_PAIR=5``: +4.8 in podkidnoy, +5.5 in perevodnoy); cover with
+  a card whose rank is already on the table when it costs at most one rank more (``COVER_TABLE_RANK=1``:
+  +0.3); podkidnoy: take rather than cover with a trump nine+ early (``HIGH_TRUMP_RANK=3``), no counting.
+- three or more players: simple durak never leads trumps while anything else is left (+8.5 points at 3
+  players in prostoy_5); prostoy_5 at 3 players never takes to save high cards, at 4-6 takes rather than
+  spend a king+ or any trump while the talon >= 10 and dumps sets from a talon of 6; throw-in games take
+  rather than spend high cards only while the talon >= 8, cover on table ranks, perevodnoy transfers with
+  trumps too, podkidnoy covers no trump early and throws no ace onto a taker.
+
+Against greedy now (fool-rate difference in points, 95% interval, seats rotated, seed 11; 40,000 deals at 2
+players, 20,000 at 3-6; ``python results/strength/habits.py --games 40000 --disagree 300``, 5 min; before
+issue 14 in brackets):
+
+- 2 players: prostoy_5 +51.9 [+51.1, +52.7] (unchanged), prostoy_6 +62.4 [+61.7, +63.1] (+58.2),
+  podkidnoy +18.2 [+17.3, +19.1] (+6.0), perevodnoy +30.7 [+29.7, +31.6] (+15.8).
+- 3 / 4 / 5 / 6 players: prostoy_5 +17.1 / +11.6 / +9.6 / +7.4 (-3.6 / +5.2 / +3.6 / +4.0); prostoy_6
+  +28.5 / +26.4 / +12.4 / +8.5; podkidnoy +7.6 / +2.1 / +1.2 / +1.4; perevodnoy +12.3 / +12.1 / +8.9 / +7.4.
+
+Issue 14's targets (>= +25 in 2-player podkidnoy and perevodnoy, >= +10 everywhere else) are met in
+2-player perevodnoy and in 9 of the 18 other cells, not in 2-player podkidnoy (+18.2), prostoy_5 at 5-6,
+prostoy_6 at 6, podkidnoy at 3-6 or perevodnoy at 5-6 players.
 """
 from numba import njit
 
 from strategies._lib import KNOB_NAMES, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
-from sim.core.lib import O_RULES
+from sim.core.lib import O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "expert"
@@ -44,15 +80,38 @@ DESCRIPTION = "The library's best tuned combination per family (see its docstrin
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
 
-# tuned per family (partial defence = the prostoy_5 table, take-all = the prostoy_6 table)
+# tuned per family (partial defence = the prostoy_5 tables, take-all = the prostoy_6 tables); K_POD and K_PER are the
+# throw-in tables from before issue 14 (the base of K_POD2 / K_PODM, K_PER2 / K_PERM; results/strength/habits.py)
 K_P5 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=10, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
              TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
-K_P6 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
+K_P6 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=99, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
              TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_P6_OLD = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
+                 TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)  # before issue 14
 K_POD = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=4,
               EXCHANGE_MIN_RANK=1)
 K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
               TRANSFER=1, EXCHANGE_MIN_RANK=1)
+# two players (issue 14: results/strength/habits.md): trumps thrown in only once the talon holds <= 3 cards, the lead
+# from the lowest pair within 5 ranks of the cheapest card, covers that open no new rank for throw-ins
+K_POD2 = knobs(ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, EXCHANGE_MIN_RANK=1,
+               THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_TABLE_RANK=1)
+K_PER2 = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
+               TRANSFER=1, EXCHANGE_MIN_RANK=1, THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_TABLE_RANK=1)
+# three or more players (issue 14: one round of coordinate search against greedy at 3 / 5 / 6 players, 24,000
+# deals a candidate, paired): trumps leave a simple-durak lead only when nothing else is left, ...
+K_P5_3 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=5, TAKE_HIGH_TALON=99, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, KEEP_ACE=1)
+K_P5_M = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=10, HIGH_RANK=7, HIGH_TRUMP_RANK=0,
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_P6_M = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
+               TAKE_MAX_PICKUP=3, COUNT=-1, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
+               THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_TABLE_RANK=1)
+K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
+               EXCHANGE_MIN_RANK=1, COVER_TABLE_RANK=2)
 
 TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
 
@@ -95,8 +154,9 @@ _P = (
 PARAMS = {name: (TUNED, float(lo), float(hi), doc + " (left out or -99: the value tuned for the family)")
           for name, _, lo, hi, doc in _P}
 WHOLE_PARAMS = tuple(name for name, *_ in _P if name != "count_p")
-_TABLES = {"prostoy_5": K_P5, "prostoy_6": K_P6, "podkidnoy": K_POD, "perevodnoy": K_PER}
-# what "the tuned value" is in each family (shown by `durak strategies`; read from the tables above)
+_TABLES = {"prostoy_5": K_P5, "prostoy_6": K_P6, "podkidnoy": K_POD2, "perevodnoy": K_PER2}
+# what "the tuned value" is in each family with two players (shown by `durak strategies`; 3+ players use the
+# K_*_3 / K_*_M tables above, chosen by the player count in _k)
 FAMILY_DEFAULTS = {fam: {name: t[KNOB_NAMES.index(knob)] for name, knob, *_ in _P} for fam, t in _TABLES.items()}
 
 
@@ -108,22 +168,25 @@ def _o(p, d):
 @njit(_nrt=False)
 def _k(obs, p):
     mode = obs[O_RULES + R_MODE]
+    n = obs[O_N]
     if mode == MODE_PEREVODNOY:
-        b = K_PER
+        b = K_PER2 if n == 2 else K_PERM
     elif mode == MODE_PODKIDNOY:
-        b = K_POD
+        b = K_POD2 if n == 2 else K_PODM
     elif obs[O_RULES + R_PARTIAL]:
-        b = K_P5
+        b = K_P5 if n == 2 else (K_P5_3 if n == 3 else K_P5_M)
     else:
-        b = K_P6
+        b = K_P6 if n == 2 else (K_P6_M if n < 6 else K_P6_6)
     # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
-    # ENDGAME_MANY, KEEP_PAIR_TALON
+    # ENDGAME_MANY, KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK,
+    # THROW_TAKE_MAX_RANK, COVER_TABLE_RANK, LEAD_PAIR
     return (_o(p[0], b[0]), _o(p[1], b[1]), _o(p[2], b[2]), _o(p[3], b[3]), b[4], _o(p[4], b[5]),
             _o(p[5], b[6]), _o(p[6], b[7]), _o(p[7], b[8]), _o(p[8], b[9]), _o(p[9], b[10]), _o(p[10], b[11]),
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
-            _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23])
+            _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
+             b[26], b[27], b[28], b[29])
 
 
 @njit(_nrt=False)

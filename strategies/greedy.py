@@ -7,12 +7,18 @@ legal non-trump, a trump only once the talon is empty. Never transfers. Always e
 the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
 Under the §6 lead modifiers: zanudny, the lowest card of the highest rank (a non-trump if one is
 eligible); tryoshka, its cheapest cards (non-trumps first); armenian, never the talon card.
+
+Against cycles (issue 14): once ``obs[O_QUIET]`` reaches 12 (twelve bouts in a row ended with no
+card discarded and none drawn: the cards are going round), it leads and throws in a card chosen by
+a hash of the public position instead (``vary_pick`` of ``strategies/_lib.py``; a throw-in may then
+also be a pass). Before that point its play is exactly the plain rule above.
 """
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NO_CARD, O_HAND, O_RULES, O_TALON, bit, lowest, trump_mask, variant_lead
+from sim.core.lib import NO_CARD, O_HAND, O_RULES, O_TABLE_MASK, O_TALON, bit, lowest, popcount, trump_mask, variant_lead
 from sim.core.rules import R_LEAD_RULE
+from strategies._lib import nth_card, restless, vary_pick
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
@@ -21,16 +27,18 @@ VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, t
 PARAMS = {}
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
     if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead (never the talon card)
         return variant_lead(obs, hand)
+    if restless(obs):  # against cycles (issue 14): a varied single card
+        return bit(nth_card(hand, vary_pick(obs, popcount(hand), 1)))
     plain = hand & ~trump_mask(obs)
     return bit(lowest(plain if plain else hand))
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
@@ -41,8 +49,11 @@ def cover(obs, legal, params, rng):
     return lowest(legal)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def throw_in(obs, legal, params, rng):
+    if legal and restless(obs):
+        i = vary_pick(obs, popcount(legal) + 1, 3 + popcount(obs[O_TABLE_MASK]))
+        return nth_card(legal, i) if i < popcount(legal) else np.int64(NO_CARD)
     plain = legal & ~trump_mask(obs)
     if plain:
         return lowest(plain)
@@ -51,11 +62,11 @@ def throw_in(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def transfer(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(cache=True, _nrt=False)
+@njit(_nrt=False)
 def exchange(obs, legal, params, rng):
     return np.int64(1)

@@ -75,7 +75,8 @@ def _k(p):
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
     # ENDGAME_MANY, KEEP_PAIR_TALON
     return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
-            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0, 99.0, 0.0, 0.0, p[9])
+            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0, 99.0, 0.0, 0.0, p[9],
+            0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
 
 
 @njit(_nrt=False)

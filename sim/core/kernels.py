@@ -20,7 +20,7 @@ from sim.core.layout import (
     F_POGON_TOP, F_POGONY, F_POGONY_SEAT, F_POINTS, F_SCORE_TIE, F_SCORE_WIN, F_SIX_HOLDER, F_TAKEN, F_TRANSFERS,
     F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_NONE, K_THROW_IN, K_TRANSFER, MAX_BOUTS, NO_CARD, O_ACTOR,
     O_ATTACKER, O_BOUT, O_COVER_TARGET, O_DEALER, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KIND,
-    O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_POGON_TOP, O_POGONY, O_POINTS, O_RULES, O_SEAT, O_TABLE_BY,
+    O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_POGON_TOP, O_QUIET, O_POGONY, O_POINTS, O_RULES, O_SEAT, O_TABLE_BY,
     O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD,
     O_TRUMP_IN_TALON, O_TRUMP_SUIT, OUT_DREW, OUT_ESCAPED, OUT_FOOL, PH_BOUT, PH_DEFEND, PH_EXCHANGE, PH_LEAD,
     PH_CHAIN_ANSWER, PH_OVER, PH_PCOVER, PH_THROW, S_CHAIN_ANSWER, S_ANY_DISCARD, S_ATT_DONE, S_BASE_LIMIT, S_DECK,
@@ -530,6 +530,7 @@ def begin(rv, ws, rec, first_att, out, bout, discarded, trace, tn, tracing):
     ws[O_DEFENDER] = next_opponent(ws, out, first_att, n)
     ws[S_N_OUT] = popcount(out)
     ws[S_ANY_DISCARD] = 1 if discarded else 0
+    ws[O_QUIET] = 0
     ws[S_SHOWN_GAME] = 0
     ws[S_FIRST_ATT] = first_att
     ws[S_PHASE] = PH_BOUT
@@ -949,6 +950,7 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
         covered = np.int64(0)
         used = np.int64(0)
     take = ws[S_LEAD_MASK] & ~covered
+    tp0 = ws[S_TP]
     if tracing:
         for i in range(k):
             if (covered >> ws[O_TABLE_ATT + i]) & 1:
@@ -972,6 +974,7 @@ def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
     if rv[R_ATT_DRAW_NOW] == 0:
         _refill(rv, ws, att)
     _refill(rv, ws, dfn)
+    ws[O_QUIET] = 0 if covered or ws[S_TP] != tp0 else ws[O_QUIET] + 1
     _end_bout(rv, ws, rec, taking)
 
 
@@ -1049,6 +1052,7 @@ def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
     dfn = ws[O_DEFENDER]
     tm = ws[O_TABLE_MASK]
     taking = ws[O_TAKING] != 0
+    tp0 = ws[S_TP]
     if taking:
         if rv[R_SCORING_RULE] != 0:
             _pogony_of_take(ws, dfn)
@@ -1068,6 +1072,7 @@ def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
             if s == n:
                 s = 0
         _refill(rv, ws, dfn)
+    ws[O_QUIET] = 0 if not taking or ws[S_TP] != tp0 else ws[O_QUIET] + 1
     _end_bout(rv, ws, rec, taking)
 
 

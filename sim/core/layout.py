@@ -43,6 +43,7 @@ _OBS_FIELDS = [
     ("BASE_LIMIT", 1), ("ANY_DISCARD", 1), ("SHOWN_GAME", 1), ("SHOWN_BOUT", 1), ("SHOWED", 1), ("N_OUT", 1),
     ("LEAD_MASK", 1), ("P_K", 1), ("P_COVERED", 1), ("P_USED", 1), ("P_ALLCOV", 1), ("FIRST_ATT", 1),
     ("DECLINED", 1),  # DECLINED: the defender said no to a transfer; P_*: simple durak's defence so far
+    ("QUIET", 1),  # bouts in a row that ended with no card discarded and none drawn (strategies vary play when it grows)
     # §6 modifiers (issue 9): public fields, a block per group (look them up by name below the unpacking)
     # -- beating and trumps
     ("SEAT_TRUMPS", 6),  # own_trumps (VAR-DK1): each seat's trump suit (0 when the modifier is off)
@@ -65,7 +66,7 @@ _o, O_SIZE = _place(_OBS_FIELDS)
  O_TABLE_ATT, O_TABLE_COV, O_HAND_SIZE, O_KNOWN, O_TEAM, O_KIND, O_ACTOR, O_RULES,
  S_PHASE, S_OPENER, S_NCOV, S_SKIP_ATT, S_THROW_I, S_ATT_DONE, S_BASE_LIMIT, S_ANY_DISCARD, S_SHOWN_GAME,
  S_SHOWN_BOUT, S_SHOWED, S_N_OUT, S_LEAD_MASK, S_P_K, S_P_COVERED, S_P_USED, S_P_ALLCOV, S_FIRST_ATT,
- S_DECLINED) = list(_o.values())[:47]
+ S_DECLINED, O_QUIET) = list(_o.values())[:48]
 # §6 modifier fields by name, a block per group
 # -- beating and trumps
 O_SEAT_TRUMPS = _o["SEAT_TRUMPS"]

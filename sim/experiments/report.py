@@ -51,6 +51,8 @@ def sections(exp: Experiment, title: str | None = None) -> list:
             + (f"; rotated through the seats ({len(exp.lineups)} rotations of every deal)"
                if len(exp.lineups) > 1 else ""),
             f"games: {tot['games']:,} (seed {exp.seed}){_asked(exp, tot['games'])}; "
+            f"unfinished: {tot['unfinished']:,} ({100 * tot['unfinished'] / max(tot['games'], 1):.3f}%: no result "
+            "after 1,000 bouts, RUL-22; left out of the rates); "
             f"{exp.games_played / max(exp.seconds, 1e-9):,.0f} games/s, not counting the time to compile or "
             "load the engine",
             f"seat-games: every game is counted once for each of its {n} players, so a strategy row counts the "

@@ -1,0 +1,62 @@
+"""xp: `expert` with up to 8 of its knobs changed, for the leave-one-out table (results/strength/habits.py).
+
+Parameters (i0, v0, i1, v1, ...): set knob number i_k of strategies/_lib.py (KNOB_NAMES order) to v_k on
+top of expert's tuned table for the family; i_k = -1: unused. Not part of the library (it lives here and
+is loaded with --strategy-path results/strength/knobs)."""
+import numpy as np
+from numba import njit
+
+from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer
+from strategies import expert as X
+
+NAME = "xp"
+DESCRIPTION = "expert with some knobs of strategies/_lib.py changed (experiments)"
+FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+PARAMS = {}
+for _i in range(8):
+    PARAMS[f"i{_i}"] = (-1.0, -1.0, 40.0, "knob index")
+    PARAMS[f"v{_i}"] = (0.0, -99.0, 99.0, "value")
+
+Q = np.full(16, -99.0)  # expert's own parameters: all at their tuned values
+
+
+@njit(_nrt=False)
+def _k(obs, p):
+    b = X._k(obs, Q)
+    return (_v(b, p, 0), _v(b, p, 1), _v(b, p, 2), _v(b, p, 3), _v(b, p, 4), _v(b, p, 5), _v(b, p, 6), _v(b, p, 7),
+            _v(b, p, 8), _v(b, p, 9), _v(b, p, 10), _v(b, p, 11), _v(b, p, 12), _v(b, p, 13), _v(b, p, 14),
+            _v(b, p, 15), _v(b, p, 16), _v(b, p, 17), _v(b, p, 18), _v(b, p, 19), _v(b, p, 20), _v(b, p, 21),
+            _v(b, p, 22), _v(b, p, 23), _v(b, p, 24), _v(b, p, 25))
+
+
+@njit(_nrt=False)
+def _v(b, p, j):
+    for i in range(8):
+        if p[2 * i] == j:
+            return p[2 * i + 1]
+    return b[j]
+
+
+@njit(_nrt=False)
+def attack(obs, legal, params, rng):
+    return h_attack(obs, _k(obs, params))
+
+
+@njit(_nrt=False)
+def cover(obs, legal, params, rng):
+    return h_cover(obs, legal, _k(obs, params))
+
+
+@njit(_nrt=False)
+def throw_in(obs, legal, params, rng):
+    return h_throw_in(obs, legal, _k(obs, params))
+
+
+@njit(_nrt=False)
+def transfer(obs, legal, params, rng):
+    return h_transfer(obs, legal, _k(obs, params))
+
+
+@njit(_nrt=False)
+def exchange(obs, legal, params, rng):
+    return h_exchange(obs, _k(obs, params))
