@@ -750,9 +750,17 @@ def write_index(root: Path = RESULTS) -> Path:
         else:
             verdict = "(not run yet)"
         lines += [f"## [{q.title}]({name}/README.md)", "", verdict, ""]
-    if (root / "round_robin_2p.md").exists():
-        lines += ["Also: [a 2-player round robin of the strategy library](round_robin_2p.md) "
-                  "(podkidnoy, prostoy_5, perevodnoy; 200,000 games per pair; `results/round_robin_2p.py`)."]
+    also = [("round_robin_2p.md", "a 2-player round robin of the strategy library (podkidnoy, prostoy_5, perevodnoy; "
+             "200,000 games per pair; `results/round_robin_2p.py`)"),
+            ("strength/README.md", "how strong the search player is, against budget"),
+            ("strength/habits.md", "what each of expert's habits is worth (leave one out, paired) and where search "
+             "disagrees with it"),
+            ("strength/unfinished.md", "unfinished deals of every library strategy, family and player count"),
+            ("seed_knobs/README.md", "the seed advice no strategy followed, measured knob by knob"),
+            ("scoring/README.md", "score-win rates of the two scoring variants (pogonny, ochkovy)")]
+    found = [f"- [{text[0].upper() + text[1:]}]({path})" for path, text in also if (root / path).exists()]
+    if found:
+        lines += ["Also:", ""] + found
     root.mkdir(parents=True, exist_ok=True)
     (root / "README.md").write_text("\n".join(lines) + "\n")
     return root / "README.md"
