@@ -174,11 +174,14 @@ def test_strategies_lists_each_familys_default():
     from click.testing import CliRunner
     from sim.cli import main
     out = CliRunner().invoke(main, ["strategies"]).output
-    assert "take_high_talon  default by family: prostoy_5 10, prostoy_6 14, podkidnoy 6, perevodnoy 6  [0, 99]" \
-        in out
+    # expert's two-player tables (strategies/expert.py) are what `durak strategies` shows per family
+    from strategies import expert as E
+    j = E.KNOB_NAMES.index("TAKE_HIGH_TALON")
+    want = {"prostoy_5": E.K_P5[j], "prostoy_6": E.K_P6[j], "podkidnoy": E.K_POD2[j], "perevodnoy": E.K_PER2[j]}
+    shown = ", ".join(f"{f} {v:g}" for f, v in want.items())
+    assert f"take_high_talon  default by family: {shown}  [0, 99]" in out
     assert "keep_pair_talon=99  [0, 99]" in out and "take_high_attack=99  [0, 99]" in out
     import json
     rows = {r["name"]: r for r in json.loads(CliRunner().invoke(main, ["strategies", "--json"]).output)}
-    assert rows["expert"]["params"]["take_high_talon"]["family_defaults"] == {
-        "prostoy_5": 10, "prostoy_6": 14, "podkidnoy": 6, "perevodnoy": 6}
+    assert rows["expert"]["params"]["take_high_talon"]["family_defaults"] == want
     assert "family_defaults" not in rows["tactics"]["params"]["keep_pair_talon"]
