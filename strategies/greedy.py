@@ -16,9 +16,10 @@ also be a pass). Before that point its play is exactly the plain rule above.
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NO_CARD, O_HAND, O_RULES, O_TABLE_MASK, O_TALON, bit, lowest, popcount, trump_mask, variant_lead
-from sim.core.rules import R_LEAD_RULE
-from strategies._lib import nth_card, restless, vary_pick
+from sim.core.lib import (NIBBLE_LOW, NO_CARD, O_HAND, O_QUIET, O_RULES, O_TABLE_MASK, O_TALON, O_TRUMP_SUIT, bit,
+                          lowest, popcount, trump_mask, variant_lead)
+from sim.core.rules import R_LEAD_RULE, R_VARIANT_ANY
+from strategies._lib import QUIET_VARY, nth_card, restless, vary_pick
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
@@ -27,8 +28,42 @@ VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, t
 PARAMS = {}
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
+    if obs[O_QUIET] >= QUIET_VARY or obs[O_RULES + R_VARIANT_ANY] != 0:
+        return _attack_varied(obs)
+    hand = obs[O_HAND]
+    plain = hand & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    return bit(lowest(plain if plain else hand))
+
+
+@njit(cache=True, _nrt=False)
+def cover(obs, legal, params, rng):
+    if legal == 0:
+        return np.int64(NO_CARD)
+    # legal already holds only cards that beat the target; same-suit first, trumps after
+    target_suit_cards = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT] if obs[O_RULES + R_VARIANT_ANY] == 0
+                                  else trump_mask(obs))
+    if target_suit_cards:
+        return lowest(target_suit_cards)
+    return lowest(legal)
+
+
+@njit(cache=True, _nrt=False)
+def throw_in(obs, legal, params, rng):
+    if obs[O_QUIET] >= QUIET_VARY or obs[O_RULES + R_VARIANT_ANY] != 0:
+        return _throw_in_varied(obs, legal)
+    plain = legal & ~(NIBBLE_LOW << obs[O_TRUMP_SUIT])
+    if plain:
+        return lowest(plain)
+    if legal and obs[O_TALON] == 0:
+        return lowest(legal)
+    return np.int64(NO_CARD)
+
+
+# ---- under a §6 modifier or once the position is going round (kept out of the fast path above) ----
+@njit(_nrt=False)
+def _attack_varied(obs):
     hand = obs[O_HAND]
     if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead (never the talon card)
         return variant_lead(obs, hand)
@@ -39,18 +74,7 @@ def attack(obs, legal, params, rng):
 
 
 @njit(_nrt=False)
-def cover(obs, legal, params, rng):
-    if legal == 0:
-        return np.int64(NO_CARD)
-    # legal already holds only cards that beat the target; same-suit first, trumps after
-    target_suit_cards = legal & ~trump_mask(obs)
-    if target_suit_cards:
-        return lowest(target_suit_cards)
-    return lowest(legal)
-
-
-@njit(_nrt=False)
-def throw_in(obs, legal, params, rng):
+def _throw_in_varied(obs, legal):
     if legal and restless(obs):
         i = vary_pick(obs, popcount(legal) + 1, 3 + popcount(obs[O_TABLE_MASK]))
         return nth_card(legal, i) if i < popcount(legal) else np.int64(NO_CARD)
@@ -62,11 +86,11 @@ def throw_in(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     return np.int64(NO_CARD)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return np.int64(1)
