@@ -253,14 +253,13 @@ def _shuffle(drng, ws):
 
 
 @njit(cache=True, _nrt=False)
-def _deal_hands(rv, ws, dealer):
-    """RUL-2: one card at a time clockwise from the dealer's left. Returns the number of cards dealt."""
+def _deal_hands(rv, ws, dealer, total):
+    """RUL-2: `total` cards one at a time clockwise from the dealer's left. Returns `total`."""
     n = rv[R_NPLAYERS]
-    h = rv[R_HAND]
     for s in range(6):
         ws[S_HANDS + s] = 0
     s = dealer
-    for i in range(n * h):
+    for i in range(total):
         s += 1
         if s == n:
             s = 0
@@ -268,7 +267,7 @@ def _deal_hands(rv, ws, dealer):
     for s in range(6):
         ws[O_HAND_SIZE + s] = popcount(ws[S_HANDS + s]) if s < n else 0
         ws[O_KNOWN + s] = 0
-    return n * h
+    return total
 
 
 @njit(cache=True, _nrt=False)
@@ -315,17 +314,7 @@ def _deal_navaleny(rv, ws, dealer):
     total = 36
     if rv[R_NAVALENY_OUT] != 0:
         total = 36 - 36 % n
-    for s in range(6):
-        ws[S_HANDS + s] = 0
-        ws[O_KNOWN + s] = 0
-    s = dealer
-    for i in range(total):
-        s += 1
-        if s == n:
-            s = 0
-        ws[S_HANDS + s] |= ONE << ws[S_DECK + i]
-    for x in range(6):
-        ws[O_HAND_SIZE + x] = popcount(ws[S_HANDS + x]) if x < n else 0
+    _deal_hands(rv, ws, dealer, total)
     rem = np.int64(0)
     for i in range(total, 36):
         rem |= ONE << ws[S_DECK + i]
@@ -335,8 +324,8 @@ def _deal_navaleny(rv, ws, dealer):
         tc = ws[S_DECK + total]
         ws[O_REMOVED_KNOWN] = ONE << tc
     else:
-        tc = ws[S_DECK + total - 1]
-        ws[O_KNOWN + s] = ONE << tc
+        tc = ws[S_DECK + total - 1]  # dealt last, to the seat `total` places left of the dealer
+        ws[O_KNOWN + (dealer + total) % n] = ONE << tc
     ws[S_TP] = 0
     ws[S_TEND] = 0
     ws[S_TALON_MASK] = 0
@@ -367,7 +356,7 @@ def _deal_variant(rv, drng, ws, dealer):
     if rv[R_DEAL_RULE] == DEAL_NAVALENY:
         tc = _deal_navaleny(rv, ws, dealer)
     else:
-        dealt = _deal_hands(rv, ws, dealer)
+        dealt = _deal_hands(rv, ws, dealer, rv[R_NPLAYERS] * rv[R_HAND])
         tc = _lay_talon(rv, ws, dealer, dealt)
         if rv[R_DEAL_RULE] == DEAL_CHUKOTSKY and ws[S_TEND] > 0:
             # VAR-CH1 (RUL-51): the talon and the face-up trump card leave play; the trump suit stays
@@ -451,7 +440,7 @@ def deal(rv, drng, ws, dealer):
     """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
     if rv[R_VARIANT_ANY] == 0:
         _shuffle(drng, ws)
-        dealt = _deal_hands(rv, ws, dealer)
+        dealt = _deal_hands(rv, ws, dealer, rv[R_NPLAYERS] * rv[R_HAND])
         tc = _lay_talon(rv, ws, dealer, dealt)
         _turn_trump(rv, ws, tc)
     else:
@@ -461,7 +450,7 @@ def deal(rv, drng, ws, dealer):
             if rv[R_DEALING_ANY] != 0:
                 tc = _deal_variant(rv, drng, ws, dealer)
             else:
-                dealt = _deal_hands(rv, ws, dealer)
+                dealt = _deal_hands(rv, ws, dealer, rv[R_NPLAYERS] * rv[R_HAND])
                 tc = _lay_talon_variant(rv, ws, dealer, dealt)
             # RUL-31: a turned spade under spades_only_by_spades with redeal: shuffle and deal again
             if not (rv[R_SPADES_ONLY] != 0 and rv[R_FIXED_TRUMP] < 0 and rv[R_SPADE_TURNUP] == TURNUP_REDEAL

@@ -34,8 +34,7 @@ from itertools import combinations
 from sim.core.cards import N_CARDS, card_name, rank_of
 from sim.core.cards import parse_card
 from sim.referee import chain
-from sim.referee.game import (RESULT_KEYS, TOGGLE_BY_NAME, State, _cover_problem, apply, check, new_deal, nm,
-                              resolve)
+from sim.referee.game import RESULT_KEYS, State, _cover_problem, apply, check, nm, trace_state
 
 K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
 KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
@@ -372,20 +371,7 @@ def diff_legal(kind: int, core, referee, context: str = "") -> str | None:
     return msg + (f" [{context}]" if context else "")
 
 
-# ---- trace walking --------------------------------------------------------------------------
-def trace_state(trace: dict) -> State:
-    """The referee's fresh deal for a core trace (as ``game.replay`` builds it)."""
-    family = trace["family"]
-    toggles = {k: v for k, v in (trace.get("toggles") or {}).items()
-               if k not in TOGGLE_BY_NAME or family in TOGGLE_BY_NAME[k].families}
-    rules = resolve(family, trace["num_players"], toggles)
-    later = int(trace.get("deal", 0)) > 0
-    st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
-                  previous_fool=trace.get("previous_fool") if later else None)
-    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]  # VAR-OT1
-    return st
-
-
+# ---- trace walking (the referee's fresh deal for a trace: game.trace_state) ------------------
 def _decisions_of(st: State, a: dict) -> list[tuple[int, int, int]]:
     """A trace action -> the (seat, kind, option) decisions it records."""
     t, p = a["type"], int(a.get("player", -1))

@@ -1788,12 +1788,8 @@ def _next_dealer(st: State, losing_team: int | None) -> int | None:
 # ============================================================================================
 # Replay
 # ============================================================================================
-def replay(trace: dict) -> dict:
-    """Replay a core trace (format at the end of RULINGS.md) and return the referee's result.
-
-    Every action must be legal; the card invariant must hold after every action; the deal must be
-    over at the end and its result must equal ``trace["result"]`` (fool, losing_team, outcome,
-    places, bouts). Any failure raises ReplayError naming the action index, the action and why."""
+def trace_state(trace: dict) -> State:
+    """The referee's fresh deal for a core trace: its rules, deck, dealer and (later deals) previous fool."""
     family = trace["family"]
     toggles = {k: v for k, v in (trace.get("toggles") or {}).items()
                if k not in TOGGLE_BY_NAME or family in TOGGLE_BY_NAME[k].families}
@@ -1801,7 +1797,17 @@ def replay(trace: dict) -> dict:
     later = int(trace.get("deal", 0)) > 0
     st = new_deal(rules, trace["deck"], int(trace["dealer"]), later_deal=later,
                   previous_fool=trace.get("previous_fool") if later else None)
-    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]
+    st.talon_shuffles = [list(t) for t in trace.get("talon_shuffles") or []]  # VAR-OT1
+    return st
+
+
+def replay(trace: dict) -> dict:
+    """Replay a core trace (format at the end of RULINGS.md) and return the referee's result.
+
+    Every action must be legal; the card invariant must hold after every action; the deal must be
+    over at the end and its result must equal ``trace["result"]`` (fool, losing_team, outcome,
+    places, bouts). Any failure raises ReplayError naming the action index, the action and why."""
+    st = trace_state(trace)
     actions = trace.get("actions") or []
     for i, a in enumerate(actions):
         v = check(st, a)
