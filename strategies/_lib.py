@@ -78,7 +78,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.lib import (
-    FULL, NIBBLE_LOW, NO_CARD, O_BOUT, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE,
+    FULL, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE,
     O_OUT, O_QUIET, O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON,
     O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit,
     lowest, mix64, popcount, trump_mask, trump_of, variant_lead, zanudny_cards,
@@ -92,17 +92,20 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LE
  TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON, THROW_MAX_RANK,
  EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
  KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
- LEAD_PAIR) = range(30)
-NK = 30
+ LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
+ ROLE_TALON_MAX, COVER_OPEN_STEPS) = range(37)
+NK = 37
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
-        99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0)
+        99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
               "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON", "LEAD_MIN_RANK",
-              "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR")
+              "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR", "THROW_NEXT_MAX_RANK",
+              "THROW_NEXT_TAKE_MAX_RANK", "THROW_FAR_MAX_RANK", "THROW_ATT_MAX_RANK", "ROLE_TALON", "ROLE_TALON_MAX",
+              "COVER_OPEN_STEPS")
 
 
 def knobs(**changes):
@@ -168,6 +171,18 @@ def trump_ace(obs):
 @njit(_nrt=False)
 def n_active(obs):
     return obs[O_N] - popcount(obs[O_OUT])
+
+
+@njit(_nrt=False)
+def next_active(obs, s):
+    """The next seat after s clockwise that still plays."""
+    n = obs[O_N]
+    t = s
+    for _ in range(n):
+        t = t + 1 if t + 1 < n else 0
+        if not (obs[O_OUT] >> t) & 1:
+            return t
+    return s
 
 
 @njit(_nrt=False)
@@ -517,6 +532,34 @@ def _match(obs, hand, tr, target):
 
 
 @njit(_nrt=False)
+def _cover_open(obs, k, legal, c, tr):
+    """COVER_OPEN_STEPS: among covers of c's kind (plain / trump) at most that many ranks dearer than c, the one
+    whose rank leaves the others the fewest cards to throw in (cards of the rank not in this hand, not discarded,
+    not on the table, not the face-up trump; none if the rank is on the table already); cheaper on ties."""
+    tm = obs[O_TABLE_MASK]
+    gone = obs[O_HAND] | obs[O_DISCARD] | tm | obs[O_REMOVED_KNOWN]
+    if obs[O_TRUMP_IN_TALON]:
+        gone |= np.int64(1) << obs[O_TRUMP_CARD]
+    kind = tr if bit(c) & tr else ~tr
+    alt = legal & kind
+    if k[KEEP_ACE] > 0:
+        alt &= ~trump_ace(obs)
+    best = c
+    bs = 99
+    while alt:
+        a = lowest(alt)
+        alt &= alt - 1
+        if (a >> 2) - (c >> 2) > k[COVER_OPEN_STEPS] or (a >> 2) < (c >> 2):
+            continue
+        rm = RANK_MASKS[a >> 2]
+        opens = 0 if tm & rm else popcount(rm & ~gone)
+        if opens < bs:
+            bs = opens
+            best = a
+    return best
+
+
+@njit(_nrt=False)
 def h_cover(obs, legal, k):
     if legal == 0:
         return np.int64(NO_CARD)
@@ -582,6 +625,8 @@ def h_cover(obs, legal, k):
             a2 = lowest(alt)
             if (a2 >> 2) - (c >> 2) <= k[COVER_TABLE_RANK]:
                 c = a2
+    if k[COVER_OPEN_STEPS] >= 0 and c >= 0:
+        c = _cover_open(obs, k, legal, c, tr)
     pickup = popcount(obs[O_TABLE_MASK])
     # zanudny: a high card taken to save a cover comes straight back as a forced high lead, and two such
     # players holding more than a hand each take in turn for ever (RUL-22); cover instead
@@ -624,6 +669,19 @@ def h_throw_in(obs, legal, k):
         for r in range(9):
             if popcount(hand & RANK_MASKS[r]) >= 2:
                 ok &= ~RANK_MASKS[r]
+    if n_active(obs) >= 3 and k[ROLE_TALON] <= talon <= k[ROLE_TALON_MAX]:
+        # three or more players: the thrower's seat relative to the defender (see THROW_NEXT_MAX_RANK & co.)
+        me = obs[O_SEAT]
+        if me == obs[O_ATTACKER]:
+            lim = k[THROW_ATT_MAX_RANK]
+        elif me == next_active(obs, dfn):
+            lim = k[THROW_NEXT_TAKE_MAX_RANK] if obs[O_TAKING] else k[THROW_NEXT_MAX_RANK]
+        else:
+            lim = k[THROW_FAR_MAX_RANK]
+        if lim < 0:
+            return np.int64(NO_CARD)
+        for r in range(np.int64(lim) + 1, 9):
+            ok &= ~(RANK_MASKS[r] & ~tr)
     if obs[O_TAKING]:
         if talon > 0 and k[THROW_TAKE_MAX_RANK] < 8:
             for r in range(np.int64(k[THROW_TAKE_MAX_RANK]) + 1, 9):

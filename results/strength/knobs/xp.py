@@ -27,7 +27,8 @@ def _k(obs, p):
             _v(b, p, 8), _v(b, p, 9), _v(b, p, 10), _v(b, p, 11), _v(b, p, 12), _v(b, p, 13), _v(b, p, 14),
             _v(b, p, 15), _v(b, p, 16), _v(b, p, 17), _v(b, p, 18), _v(b, p, 19), _v(b, p, 20), _v(b, p, 21),
             _v(b, p, 22), _v(b, p, 23), _v(b, p, 24), _v(b, p, 25), _v(b, p, 26), _v(b, p, 27), _v(b, p, 28),
-            _v(b, p, 29))  # NK = 30 knobs (strategies/_lib.py)
+            _v(b, p, 29), _v(b, p, 30), _v(b, p, 31), _v(b, p, 32), _v(b, p, 33), _v(b, p, 34),
+            _v(b, p, 35), _v(b, p, 36))  # NK = 37 knobs (strategies/_lib.py)
 
 
 @njit(_nrt=False)
