@@ -93,19 +93,20 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LE
  EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
  KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
- ROLE_TALON_MAX, COVER_OPEN_STEPS) = range(37)
-NK = 37
+ ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT) = range(40)
+NK = 40
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
-        99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0)
+        99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
+        0.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
               "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON", "LEAD_MIN_RANK",
               "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR", "THROW_NEXT_MAX_RANK",
               "THROW_NEXT_TAKE_MAX_RANK", "THROW_FAR_MAX_RANK", "THROW_ATT_MAX_RANK", "ROLE_TALON", "ROLE_TALON_MAX",
-              "COVER_OPEN_STEPS")
+              "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT")
 
 
 def knobs(**changes):
@@ -540,19 +541,36 @@ def _cover_open(obs, k, legal, c, tr):
     gone = obs[O_HAND] | obs[O_DISCARD] | tm | obs[O_REMOVED_KNOWN]
     if obs[O_TRUMP_IN_TALON]:
         gone |= np.int64(1) << obs[O_TRUMP_CARD]
+    # the others' cards: known ones, and the unseen ones in proportion to the unknown part of their hands
+    me = obs[O_SEAT]
+    known = np.int64(0)
+    unk = 0
+    for s in range(obs[O_N]):
+        if s != me and not (obs[O_OUT] >> s) & 1:
+            known |= obs[O_KNOWN + s]
+            unk += obs[O_HAND_SIZE + s] - popcount(obs[O_KNOWN + s])
+    hid = unseen(obs)
+    f = unk / max(popcount(hid), 1)
     kind = tr if bit(c) & tr else ~tr
+    steps = k[COVER_OPEN_TRUMP_STEPS] if bit(c) & tr else k[COVER_OPEN_STEPS]
     alt = legal & kind
     if k[KEEP_ACE] > 0:
         alt &= ~trump_ace(obs)
     best = c
-    bs = 99
+    bs = 99.0
     while alt:
         a = lowest(alt)
         alt &= alt - 1
-        if (a >> 2) - (c >> 2) > k[COVER_OPEN_STEPS] or (a >> 2) < (c >> 2):
+        if (a >> 2) - (c >> 2) > steps or (a >> 2) < (c >> 2):
             continue
         rm = RANK_MASKS[a >> 2]
-        opens = 0 if tm & rm else popcount(rm & ~gone)
+        if tm & rm:
+            opens = 0.0
+        elif k[COVER_OPEN_EXPECT] > 0:
+            opens = popcount(rm & known) + f * popcount(rm & hid)
+        else:
+            opens = float(popcount(rm & ~gone))
+        opens += k[COVER_OPEN_COST] * ((a >> 2) - (c >> 2))
         if opens < bs:
             bs = opens
             best = a
@@ -625,8 +643,8 @@ def h_cover(obs, legal, k):
             a2 = lowest(alt)
             if (a2 >> 2) - (c >> 2) <= k[COVER_TABLE_RANK]:
                 c = a2
-    if k[COVER_OPEN_STEPS] >= 0 and c >= 0:
-        c = _cover_open(obs, k, legal, c, tr)
+    if k[COVER_OPEN_STEPS] >= 0 and c >= 0:  # (COVER_OPEN_TRUMP_STEPS only with it); the take rules below judge
+        c = _cover_open(obs, k, legal, c, tr)  # this card (judging the cheapest instead: -1.7 points, 2p podkidnoy)
     pickup = popcount(obs[O_TABLE_MASK])
     # zanudny: a high card taken to save a cover comes straight back as a forced high lead, and two such
     # players holding more than a hand each take in turn for ever (RUL-22); cover instead

@@ -28,7 +28,8 @@ def _k(obs, p):
             _v(b, p, 15), _v(b, p, 16), _v(b, p, 17), _v(b, p, 18), _v(b, p, 19), _v(b, p, 20), _v(b, p, 21),
             _v(b, p, 22), _v(b, p, 23), _v(b, p, 24), _v(b, p, 25), _v(b, p, 26), _v(b, p, 27), _v(b, p, 28),
             _v(b, p, 29), _v(b, p, 30), _v(b, p, 31), _v(b, p, 32), _v(b, p, 33), _v(b, p, 34),
-            _v(b, p, 35), _v(b, p, 36))  # NK = 37 knobs (strategies/_lib.py)
+            _v(b, p, 35), _v(b, p, 36), _v(b, p, 37),
+            _v(b, p, 38), _v(b, p, 39))  # NK = 40 knobs (strategies/_lib.py)
 
 
 @njit(_nrt=False)
