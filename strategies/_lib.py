@@ -85,7 +85,7 @@ from sim.core.lib import (
 )
 from sim.core.layout import O_REMOVED_KNOWN
 from sim.core.rules import R_PUSTOY
-from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, \
+from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
 
 (TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
@@ -93,20 +93,21 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LE
  EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
  KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
- ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT) = range(40)
-NK = 40
+ ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN) = range(42)
+NK = 42
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
         99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0)
+        0.0, -1.0, 1.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
               "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON", "LEAD_MIN_RANK",
               "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR", "THROW_NEXT_MAX_RANK",
               "THROW_NEXT_TAKE_MAX_RANK", "THROW_FAR_MAX_RANK", "THROW_ATT_MAX_RANK", "ROLE_TALON", "ROLE_TALON_MAX",
-              "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT")
+              "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT",
+              "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN")
 
 
 def knobs(**changes):
@@ -460,6 +461,8 @@ def _plan_attack(obs, k):
             if popcount(hand & RANK_MASKS[r]) >= 2 and plain & ~tr & RANK_MASKS[r]:
                 lead = lowest(plain & ~tr & RANK_MASKS[r])
                 break
+    if lead < 0 and k[LEAD_OPEN_STEPS] >= 0 and plain & ~tr:
+        lead = _lead_open(obs, k, plain & ~tr, dfn)
     if lead < 0:
         lead = cheapest(pool, tr)
     s = bit(lead)
@@ -476,6 +479,35 @@ def _plan_attack(obs, k):
         s |= bit(c)
         more &= ~bit(c)
     return s
+
+
+@njit(_nrt=False)
+def _lead_open(obs, k, cand, dfn):
+    """LEAD_OPEN_STEPS: among the non-trumps at most that many ranks above the cheapest, lead the one whose rank
+    the throwers (everyone but me and the defender; in perevodnoy the defender too, who may transfer) hold the
+    fewest of (LEAD_OPEN_SIGN 1) or the most of (-1), expected from what was seen; cheaper on ties. LEAD_OPEN_SIGN 2:
+    the fewest, counting the defender in every family."""
+    me = obs[O_SEAT]
+    skip = -1 if obs[O_RULES + R_MODE] == MODE_PEREVODNOY or k[LEAD_OPEN_SIGN] > 1 else dfn
+    sign = 1.0 if k[LEAD_OPEN_SIGN] > 1 else k[LEAD_OPEN_SIGN]
+    known = others_known(obs, me, skip)
+    hid = unseen(obs)
+    f = others_share(obs, me, skip, hid)
+    c0 = lowest(cand)
+    best = c0
+    bs = 1e9
+    m = cand
+    while m:
+        a = lowest(m)
+        m &= m - 1
+        if (a >> 2) - (c0 >> 2) > k[LEAD_OPEN_STEPS]:
+            break
+        rm = RANK_MASKS[a >> 2]
+        sc = sign * (popcount(rm & known) + f * popcount(rm & hid))
+        if sc < bs - 1e-9:
+            bs = sc
+            best = a
+    return best
 
 
 @njit(_nrt=False)
@@ -533,6 +565,27 @@ def _match(obs, hand, tr, target):
 
 
 @njit(_nrt=False)
+def others_known(obs, me, skip):
+    """Cards known to be in the hands of the active seats other than me and skip."""
+    known = np.int64(0)
+    for s in range(obs[O_N]):
+        if s != me and s != skip and not (obs[O_OUT] >> s) & 1:
+            known |= obs[O_KNOWN + s]
+    return known
+
+
+@njit(_nrt=False)
+def others_share(obs, me, skip, hid):
+    """The chance that an unseen card is in the hand of an active seat other than me and skip (the unknown
+    part of their hands over the unseen cards)."""
+    unk = 0
+    for s in range(obs[O_N]):
+        if s != me and s != skip and not (obs[O_OUT] >> s) & 1:
+            unk += obs[O_HAND_SIZE + s] - popcount(obs[O_KNOWN + s])
+    return unk / max(popcount(hid), 1)
+
+
+@njit(_nrt=False)
 def _cover_open(obs, k, legal, c, tr):
     """COVER_OPEN_STEPS: among covers of c's kind (plain / trump) at most that many ranks dearer than c, the one
     whose rank leaves the others the fewest cards to throw in (cards of the rank not in this hand, not discarded,
@@ -541,16 +594,10 @@ def _cover_open(obs, k, legal, c, tr):
     gone = obs[O_HAND] | obs[O_DISCARD] | tm | obs[O_REMOVED_KNOWN]
     if obs[O_TRUMP_IN_TALON]:
         gone |= np.int64(1) << obs[O_TRUMP_CARD]
-    # the others' cards: known ones, and the unseen ones in proportion to the unknown part of their hands
     me = obs[O_SEAT]
-    known = np.int64(0)
-    unk = 0
-    for s in range(obs[O_N]):
-        if s != me and not (obs[O_OUT] >> s) & 1:
-            known |= obs[O_KNOWN + s]
-            unk += obs[O_HAND_SIZE + s] - popcount(obs[O_KNOWN + s])
+    known = others_known(obs, me, -1)
     hid = unseen(obs)
-    f = unk / max(popcount(hid), 1)
+    f = others_share(obs, me, -1, hid)
     kind = tr if bit(c) & tr else ~tr
     steps = k[COVER_OPEN_TRUMP_STEPS] if bit(c) & tr else k[COVER_OPEN_STEPS]
     alt = legal & kind

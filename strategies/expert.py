@@ -94,11 +94,12 @@ K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKU
               TRANSFER=1, EXCHANGE_MIN_RANK=1)
 # two players (issue 14: results/strength/habits.md): trumps thrown in only once the talon holds <= 3 cards, the lead
 # from the lowest pair within 5 ranks of the cheapest card, covers that open no new rank for throw-ins
-K_POD2 = knobs(ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, EXCHANGE_MIN_RANK=1,
-               THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_OPEN_STEPS=3, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1)
+K_POD2 = knobs(ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=6, HIGH_RANK=9, HIGH_TRUMP_RANK=3, EXCHANGE_MIN_RANK=1,
+               THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_OPEN_STEPS=3, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1,
+               LEAD_OPEN_STEPS=8, LEAD_OPEN_SIGN=2)
 K_PER2 = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
                TRANSFER=1, EXCHANGE_MIN_RANK=1, THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_OPEN_STEPS=3,
-               COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1)
+               COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8)
 # three or more players (issue 14: one round of coordinate search against greedy at 3 / 5 / 6 players, 24,000
 # deals a candidate, paired): trumps leave a simple-durak lead only when nothing else is left, ...
 K_P5_3 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=5, TAKE_HIGH_TALON=99, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
@@ -113,7 +114,7 @@ K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HI
                THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8,
                COVER_OPEN_EXPECT=1)
 K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
-               EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1)
+               EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8)
 
 TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
 
@@ -189,7 +190,7 @@ def _k(obs, p):
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
             _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
             b[26], b[27], b[28], b[29], b[30], b[31], b[32], b[33], b[34], b[35],
-            b[36], b[37], b[38], b[39])
+            b[36], b[37], b[38], b[39], b[40], b[41])
 
 
 @njit(_nrt=False)

@@ -14,7 +14,7 @@ DESCRIPTION = "expert with some knobs of strategies/_lib.py changed (experiments
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {}
 for _i in range(8):
-    PARAMS[f"i{_i}"] = (-1.0, -1.0, 40.0, "knob index")
+    PARAMS[f"i{_i}"] = (-1.0, -1.0, 60.0, "knob index")
     PARAMS[f"v{_i}"] = (0.0, -99.0, 99.0, "value")
 
 Q = np.full(16, -99.0)  # expert's own parameters: all at their tuned values
@@ -29,7 +29,7 @@ def _k(obs, p):
             _v(b, p, 22), _v(b, p, 23), _v(b, p, 24), _v(b, p, 25), _v(b, p, 26), _v(b, p, 27), _v(b, p, 28),
             _v(b, p, 29), _v(b, p, 30), _v(b, p, 31), _v(b, p, 32), _v(b, p, 33), _v(b, p, 34),
             _v(b, p, 35), _v(b, p, 36), _v(b, p, 37),
-            _v(b, p, 38), _v(b, p, 39))  # NK = 40 knobs (strategies/_lib.py)
+            _v(b, p, 38), _v(b, p, 39), _v(b, p, 40), _v(b, p, 41))  # NK = 42 knobs (strategies/_lib.py)
 
 
 @njit(_nrt=False)
