@@ -66,6 +66,24 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``LEAD_PAIR``: podkidnoy / perevodnoy: lead the cheapest non-trump of the lowest rank held twice or
   more, if that rank is at most this many steps above the cheapest non-trump's (-1: off; leading from
   the rank held most often instead was 1 point worse in 2-player podkidnoy).
+- ``THROW_NEXT_MAX_RANK``, ``THROW_NEXT_TAKE_MAX_RANK``, ``THROW_FAR_MAX_RANK``, ``THROW_ATT_MAX_RANK``: three or more
+  players left, ROLE_TALON <= talon <= ROLE_TALON_MAX: throw in non-trumps of rank index <= this only (-1: never throw
+  in; 8: any), by the thrower's seat: the seat after the defender (his next victim if he covers; ``_TAKE_``: when he
+  takes, the seat that attacks next), a seat further on, the attacker. Measured against greedy (issue 14), every
+  restriction lost (-0.1 to -19 points at 4-player podkidnoy): in throw-in games throwing in all you may is worth most.
+- ``COVER_OPEN_STEPS``, ``COVER_OPEN_TRUMP_STEPS``, ``COVER_OPEN_COST``, ``COVER_OPEN_EXPECT``: podkidnoy /
+  perevodnoy defence (-1: off): among the legal covers of the cheapest cover's kind (non-trump / trump) at most
+  STEPS (TRUMP_STEPS for trumps) ranks dearer, cover with the card whose rank leaves the others the fewest cards to
+  throw in (0 for a rank on the table; COST per rank step added), counted as every card of the rank not seen
+  elsewhere (EXPECT 0) or as the cards known in the others' hands plus the unseen ones times the share of the
+  unseen cards their hands hold (EXPECT 1); cheaper on ties. The take rules (TAKE_HIGH_TALON & co.) judge the card
+  chosen. (COVER_TABLE_RANK is the narrow form: table ranks only.)
+- ``LEAD_OPEN_STEPS``, ``LEAD_OPEN_SIGN``: podkidnoy / perevodnoy lead (-1: off), when no rule above chose it: among
+  the non-trumps at most STEPS ranks above the cheapest, the one whose rank the others hold fewest of (SIGN 1; -1:
+  most), expected as for COVER_OPEN_EXPECT, counting the throwers (everyone but the defender) and in perevodnoy
+  the defender too (he may transfer); SIGN 2 counts the defender in podkidnoy too.
+- ``TAKE_OPEN``, ``TAKE_OPEN_TALON``: with COVER_OPEN on, take rather than cover while talon >= TAKE_OPEN_TALON
+  when the cover chosen still leaves the others at least TAKE_OPEN cards to throw in (99: off; never in zanudny).
 
 Varied play against cycles (not a knob, every ``h_*`` function): once ``obs[O_QUIET]`` (bouts in a
 row that ended with no card discarded and none drawn) reaches ``QUIET_VARY``, the position is going
@@ -93,13 +111,13 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROS
  EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
  KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
- ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN) = range(42)
-NK = 42
+ ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON) = range(44)
+NK = 44
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
         99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0, -1.0, 1.0)
+        0.0, -1.0, 1.0, 99.0, 0.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
@@ -107,7 +125,7 @@ KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", 
               "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR", "THROW_NEXT_MAX_RANK",
               "THROW_NEXT_TAKE_MAX_RANK", "THROW_FAR_MAX_RANK", "THROW_ATT_MAX_RANK", "ROLE_TALON", "ROLE_TALON_MAX",
               "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT",
-              "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN")
+              "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON")
 
 
 def knobs(**changes):
@@ -621,7 +639,7 @@ def _cover_open(obs, k, legal, c, tr):
         if opens < bs:
             bs = opens
             best = a
-    return best
+    return best, bs
 
 
 @njit(_nrt=False)
@@ -691,7 +709,9 @@ def h_cover(obs, legal, k):
             if (a2 >> 2) - (c >> 2) <= k[COVER_TABLE_RANK]:
                 c = a2
     if k[COVER_OPEN_STEPS] >= 0 and c >= 0:  # (COVER_OPEN_TRUMP_STEPS only with it); the take rules below judge
-        c = _cover_open(obs, k, legal, c, tr)  # this card (judging the cheapest instead: -1.7 points, 2p podkidnoy)
+        c, opens = _cover_open(obs, k, legal, c, tr)  # this card (judging the cheapest instead: -1.7 points, 2p pod.)
+        if opens >= k[TAKE_OPEN] and talon >= k[TAKE_OPEN_TALON] and obs[O_RULES + R_LEAD_RULE] != LEAD_ZANUDNY:
+            return np.int64(NO_CARD)
     pickup = popcount(obs[O_TABLE_MASK])
     # zanudny: a high card taken to save a cover comes straight back as a forced high lead, and two such
     # players holding more than a hand each take in turn for ever (RUL-22); cover instead

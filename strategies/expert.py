@@ -116,9 +116,10 @@ K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=1
                TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
 K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
                THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8,
-               COVER_OPEN_EXPECT=1)
+               COVER_OPEN_EXPECT=1, TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
 K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
-               EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8)
+               EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8,
+               TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
 
 TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
 
@@ -194,7 +195,7 @@ def _k(obs, p):
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
             _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
             b[26], b[27], b[28], b[29], b[30], b[31], b[32], b[33], b[34], b[35],
-            b[36], b[37], b[38], b[39], b[40], b[41])
+            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43])
 
 
 @njit(_nrt=False)
