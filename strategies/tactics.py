@@ -74,9 +74,11 @@ def _k(p):
     # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
     # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
     # ENDGAME_MANY, KEEP_PAIR_TALON
+    count = p[7] if p[6] > 0 else -1.0  # (a conditional inside a tuple of more than 30 items does not compile)
     return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
-            8.0, 1.0, p[7] if p[6] > 0 else -1.0, 0.9999, p[8], 0.0, 99.0, 0.0, 0.0, p[9],
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0, 0.0)
+            8.0, 1.0, count, 0.9999, p[8], 0.0, 99.0, 0.0, 0.0, p[9],
+            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0,
+            0.0)
 
 
 @njit(_nrt=False)
