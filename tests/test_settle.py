@@ -76,7 +76,9 @@ def test_settle_answers_each_question_per_panel_line_up_and_says_whether_it_hold
     readme = (folder / "README.md").read_text()
     answer = _answer(readme)
     assert readme.index("**The answer.**") < readme.index("## Numbers")
-    assert answer.split("**The answer.** ")[1].startswith(("Yes", "No", "It depends"))
+    # "Only in some settings" is rule_verdict's fourth answer (tests/test_plain.py); which one this tiny run gives
+    # depends on how the panel plays (it changed when expert got stronger, issue 14)
+    assert answer.split("**The answer.** ")[1].startswith(("Yes", "No", "It depends", "Only in some settings"))
     for where in ("2 players", "3 players", "4 players"):
         for strat in ("greedy", "expert"):
             assert f"podkidnoy, {where}, {strat} play" in answer

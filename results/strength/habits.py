@@ -81,7 +81,7 @@ def main():
             r = {"family": fam, "players": n, "games": len(d), "unfinished": int(u.sum()), "expert": mean_ci(d)}
             old = before(fam, n)
             if old:
-                b, ub = deal_diffs(fam, n, xp(old), "greedy", g, a.seed, a.threads)
+                b, ub = deal_diffs(fam, n, "xp:old=1", "greedy", g, a.seed, a.threads)
                 r.update(before=mean_ci(b), gain=mean_ci(d - b), unfinished_before=int(ub.sum()))
             out["vs_greedy"].append(r)
             print(r, flush=True)

@@ -1,28 +1,45 @@
-"""xp: `expert` with up to 8 of its knobs changed, for the leave-one-out table (results/strength/habits.py).
+"""xp: `expert` with up to 7 of its knobs changed, for the leave-one-out table (results/strength/habits.py).
 
-Parameters (i0, v0, i1, v1, ...): set knob number i_k of strategies/_lib.py (KNOB_NAMES order) to v_k on
-top of expert's tuned table for the family; i_k = -1: unused. Not part of the library (it lives here and
+Parameters (i0, v0, ..., i6, v6): set knob number i_k of strategies/_lib.py (KNOB_NAMES order) to v_k on
+top of expert's tuned table for the family and player count (old=1: on top of its one table per family from
+before issue 14); i_k = -1: unused. Not part of the library (it lives here and
 is loaded with --strategy-path results/strength/knobs)."""
 import numpy as np
 from numba import njit
 
 from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer
 from strategies import expert as X
+from sim.core.lib import O_RULES
+from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "xp"
 DESCRIPTION = "expert with some knobs of strategies/_lib.py changed (experiments)"
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {}
-for _i in range(8):
+for _i in range(7):
     PARAMS[f"i{_i}"] = (-1.0, -1.0, 60.0, "knob index")
     PARAMS[f"v{_i}"] = (0.0, -99.0, 99.0, "value")
 
+PARAMS["old"] = (0.0, 0.0, 1.0, "1: start from expert's one table per family from before issue 14 (K_P5, K_P6_OLD, "
+                 "K_POD, K_PER), not from today's tables")
 Q = np.full(16, -99.0)  # expert's own parameters: all at their tuned values
 
 
 @njit(_nrt=False)
+def _base(obs, p):
+    if p[14] > 0:
+        mode = obs[O_RULES + R_MODE]
+        if mode == MODE_PEREVODNOY:
+            return X.K_PER
+        if mode == MODE_PODKIDNOY:
+            return X.K_POD
+        return X.K_P5 if obs[O_RULES + R_PARTIAL] else X.K_P6_OLD
+    return X._k(obs, Q)
+
+
+@njit(_nrt=False)
 def _k(obs, p):
-    b = X._k(obs, Q)
+    b = _base(obs, p)
     return (_v(b, p, 0), _v(b, p, 1), _v(b, p, 2), _v(b, p, 3), _v(b, p, 4), _v(b, p, 5), _v(b, p, 6), _v(b, p, 7),
             _v(b, p, 8), _v(b, p, 9), _v(b, p, 10), _v(b, p, 11), _v(b, p, 12), _v(b, p, 13), _v(b, p, 14),
             _v(b, p, 15), _v(b, p, 16), _v(b, p, 17), _v(b, p, 18), _v(b, p, 19), _v(b, p, 20), _v(b, p, 21),
@@ -35,7 +52,7 @@ def _k(obs, p):
 
 @njit(_nrt=False)
 def _v(b, p, j):
-    for i in range(8):
+    for i in range(7):
         if p[2 * i] == j:
             return p[2 * i + 1]
     return b[j]
