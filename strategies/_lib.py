@@ -621,12 +621,13 @@ def _cover_open(obs, k, legal, c, tr):
     alt = legal & kind
     if k[KEEP_ACE] > 0:
         alt &= ~trump_ace(obs)
+    alt |= bit(c)  # c itself always counts (its score is what TAKE_OPEN judges, whatever the steps)
     best = c
-    bs = 99.0
+    bs = 1e9
     while alt:
         a = lowest(alt)
         alt &= alt - 1
-        if (a >> 2) - (c >> 2) > steps or (a >> 2) < (c >> 2):
+        if a != c and ((a >> 2) - (c >> 2) > steps or (a >> 2) < (c >> 2)):
             continue
         rm = RANK_MASKS[a >> 2]
         if tm & rm:
