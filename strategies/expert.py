@@ -92,6 +92,11 @@ perevodnoy and podkidnoy (+25.1: its interval, [+24.2, +26.1], still reaches bel
 cells (prostoy_5 at 5 players: +10.1 [+9.5, +10.6]); not in prostoy_5 at 6 players (+7.6, 2.4 short), prostoy_6
 at 6 (+8.5, 1.5 short), podkidnoy at 4 / 5 / 6 (+7.5 / +4.8 / +3.0: 2.5 / 5.2 / 7.0 short) or perevodnoy at 6
 (+9.9 [+9.5, +10.4], 0.1 short).
+
+Speed (expert in every seat, one thread, ``sim.experiments.batch.Runner.play_raw``, best of 3 x 30,000 games, the
+same sitting): podkidnoy 2 players 200,000 -> 153,000 games/s, perevodnoy 180,000 -> 138,000, podkidnoy 4 players
+166,000 -> 129,000 (the counting of COVER_OPEN / LEAD_OPEN), prostoy_5 2 players 142,000 -> 130,000 and 4 players
+209,000 -> 194,000 (the longer knob tuple).
 """
 from numba import njit
 
