@@ -173,7 +173,7 @@ def _dispatch_source(infos: list[StrategyInfo], greedy_index: int) -> str:
              "from pathlib import Path as _Path", ""]
     for i, s in enumerate(infos):
         lines.append(f"_s{i} = _load_module(_Path({str(s.path)!r}))")
-    lines += ["", "", "@njit(cache=True, _nrt=False)", "def decide(sid, kind, obs, legal, params, rng):"]
+    lines += ["", "", "@njit(cache=True, _nrt=False, inline='always')", "def decide(sid, kind, obs, legal, params, rng):"]
     for i, s in enumerate(infos):
         lines.append(f"    if sid == {i}:")
         for k_i, k in enumerate(KINDS):

@@ -179,7 +179,7 @@ def beaters_for(obs, attack, seat):
     return _variant_beaters(obs, attack, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cover_options_for(obs, attack, hand, seat):
     """Cards of `hand` that `seat` may cover `attack` with (RUL-10 and the §6 beating modifiers)."""
     if obs[O_RULES + R_VARIANT_ANY] == 0:
@@ -328,7 +328,7 @@ def _variant_attack_ok(obs, hand, a):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attack_ok(obs, hand, a):
     """Is `a` a legal attack from `hand` now? The one test of a lead, read from the observation
     (rules vector and O_LIMIT), used by the core, by `random` and by the strategy helpers (RUL-11, RUL-14/15;
