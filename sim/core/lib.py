@@ -28,7 +28,7 @@ from sim.core.layout import (  # noqa: E402,F401  (the observation layout strate
     O_N, O_NTABLE, O_OUT, O_QUIET, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK,
     O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW, FROM_TALON,
 )
-from sim.core.layout import O_SEAT_TRUMPS  # noqa: E402
+from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER  # noqa: E402
 from sim.core.layout import K_SWAP  # noqa: E402,F401
 
 from sim.core.rules import (  # noqa: E402
@@ -307,8 +307,10 @@ def tryoshka_size(obs, hand):
 @njit(cache=True, _nrt=False)
 def talon_lead_ok(obs):
     """VAR-AR1 (RUL-45/46): may the attacker lead the top card of the talon? Armenian on, and a face-down
-    card above the face-up trump card (the trump card itself is never led)."""
-    return obs[O_RULES + R_ARMENIAN] != 0 and obs[O_TALON] - (1 if obs[O_TRUMP_IN_TALON] != 0 else 0) > 0
+    card above the face-up trump card (the trump card itself is never led; with changing_trump, VAR-SM1, the
+    hidden card under it is no top card either)."""
+    return (obs[O_RULES + R_ARMENIAN] != 0
+            and obs[O_TALON] - (1 if obs[O_TRUMP_IN_TALON] != 0 else 0) - obs[O_TRUMP_UNDER] > 0)
 
 
 @njit(cache=True, _nrt=False)

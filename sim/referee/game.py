@@ -1086,7 +1086,8 @@ def _check_talon_lead(st: State, p: int, a: dict) -> Verdict:
     """VAR-AR1 / RUL-45..47: the top card of the talon as the whole lead, blind."""
     _require(bool(st.t("armenian")), "VAR-AR1",
              "a bout is opened from the talon only in Armenian durak (armenian=true)")
-    face_down = len(st.talon) - (1 if st.trump_under_talon() else 0)
+    # the face-up trump card is never led, nor (VAR-SM1, RUL-35) the hidden card lying under it
+    face_down = len(st.talon) - (1 if st.trump_under_talon() else 0) - (1 if st.card_under_trump else 0)
     _require(face_down > 0, "RUL-46",
              "the talon holds no face-down card to lead" + (" (the face-up trump card is never led)"
                                                            if st.trump_under_talon() else ""))
