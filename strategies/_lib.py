@@ -667,14 +667,17 @@ def h_exchange(obs, k):
 
 
 # ---- poker_swap (VAR-PO1): which cards to give to the talon ----------------------------------
-SWAP_MAX_RANK = 1  # give away non-trumps of rank index <= this (0 = six, 1 = seven); measured in the report
+SWAP_MAX_RANK = 3  # give away non-trumps of rank index <= this (6 7 8 9). Greedy head to head, podkidnoy 2p,
+# 100k rotated games each (95% intervals +-0.3 points), fool rates: up to 9 vs up to 7: 43.6% vs 46.3%; up to 8 vs
+# up to 7: 44.0% vs 45.8%; up to 10 vs up to 7: 43.9% vs 46.1%; sixes only vs up to 7: 47.1% vs 43.1%;
+# up to 7 vs never swapping: 39.3% vs 51.2%
 
 
 @njit(cache=True, _nrt=False)
 def h_swap(obs, legal, max_rank):
     """The lowest non-trumps of rank index <= max_rank, as many as the swap may take (swap_cap: two, or
     what the face-down talon holds); with poker_swap_count=exactly_two two of them or none. A random
-    talon card is worth more than a six or a seven that is no trump."""
+    talon card is worth more than a low card that is no trump."""
     from_rank = np.int64(0)
     for r in range(int(max_rank) + 1):
         from_rank |= RANK_MASKS[r]

@@ -216,4 +216,4 @@ def exchange(obs, legal, params, rng):
 
 @njit(_nrt=False)
 def swap(obs, legal, params, rng):
-    return h_swap(obs, legal, SWAP_MAX_RANK)  # VAR-PO1: as greedy (its non-trump sixes and sevens)
+    return h_swap(obs, legal, SWAP_MAX_RANK)  # VAR-PO1: as greedy (its lowest non-trumps of rank 6 to 9)

@@ -4,7 +4,7 @@ Attack with one card, the lowest-ranked non-trump (the lowest trump if only trum
 left). Cover with the cheapest card that beats: the lowest higher card of the suit, else
 the lowest trump; take when nothing beats. Throw in one card at a time, the lowest-ranked
 legal non-trump, a trump only once the talon is empty. Never transfers. Always exchanges
-the trump six. Poker swap (VAR-PO1): gives its non-trump sixes and sevens to the talon. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
+the trump six. Poker swap (VAR-PO1): gives its lowest non-trumps of rank 6 to 9 (two at most) to the talon. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
 Under the §6 lead modifiers: zanudny, the lowest card of the highest rank (a non-trump if one is
 eligible); tryoshka, its cheapest cards (non-trumps first); armenian, never the talon card.
 
