@@ -37,10 +37,11 @@ from sim.core.layout import (
     T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
 )
 from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER
+from sim.core.layout import K_SWAP, O_POKER_KEY, O_POKER_OFFERED, PH_SWAP, T_SWAP
 
 from sim.core.lib import (
     FULL, NIBBLE_LOW, RANK_MASKS, cover_options_for, lowest, mix64, option_ok, popcount, random_card, rng_next,
-    same_rank_cards, trump_of,
+    same_rank_cards, swap_cap, trump_of,
 )
 from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
@@ -57,6 +58,7 @@ from sim.core.rules import (
     R_CHANGING_TRUMP, R_FIXED_TRUMP, R_NO_TRUMP, R_OWN_TRUMPS, R_SPADE_TURNUP, R_SPADES_ONLY, R_VARIANT_ANY,
     TURNUP_REDEAL,
 )
+from sim.core.rules import R_POKER, R_POKER_EVERY, R_POKER_EXACT
 
 ONE = np.int64(1)
 
@@ -359,6 +361,8 @@ def _deal_variant(rv, drng, ws, dealer):
     ws[O_REMOVED] = 0
     ws[O_REMOVED_KNOWN] = 0
     ws[O_DISCARDS] = 0
+    ws[O_POKER_KEY] = 0
+    ws[O_POKER_OFFERED] = 0
     if rv[R_DEAL_RULE] == DEAL_NAVALENY:
         tc = _deal_navaleny(rv, ws, dealer)
     else:
@@ -662,6 +666,8 @@ def _defender_decision(rv, ws):
                 ws[O_SHOW_LEGAL] = show
                 _ask(ws, dfn, K_TRANSFER, lay)
                 return True
+    if rv[R_VARIANT_ANY] != 0 and rv[R_POKER] != 0 and _poker_ask(rv, ws):
+        return True
     ac = ws[O_TABLE_ATT + ncov]
     ws[O_COVER_TARGET] = ncov
     _ask(ws, dfn, K_COVER, cover_options_for(ws, ac, ws[S_HANDS + dfn], dfn))
@@ -740,11 +746,13 @@ def advance(rv, ws, rec, trace, tn, tracing):
         if ph == PH_LEAD:
             _ask_lead(rv, ws)
             return
-        if ph == PH_EXCHANGE or ph == PH_OVER:
+        if ph == PH_EXCHANGE or ph == PH_OVER or ph == PH_SWAP:
             return
         if ph == PH_PCOVER:
             i = ws[S_NCOV]
             if i < ws[S_P_K]:
+                if i == 0 and rv[R_VARIANT_ANY] != 0 and rv[R_POKER] != 0 and _poker_ask(rv, ws):
+                    return
                 dfn = ws[O_DEFENDER]
                 ws[O_COVER_TARGET] = i
                 _ask(ws, dfn, K_COVER, cover_options_for(ws, ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], dfn))
@@ -806,6 +814,8 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
             ws[S_PHASE] = PH_DEFEND
     elif kind == K_TRANSFER:
         _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing)
+    elif kind == K_SWAP:
+        _apply_swap(rv, ws, seat, a, trace, tn, tracing)
     else:
         if a == 1:
             six = ws[O_TRUMP_SUIT]
@@ -923,6 +933,67 @@ def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
     if ws[O_HAND_SIZE + nd] < limit:
         limit = ws[O_HAND_SIZE + nd]
     ws[O_LIMIT] = limit
+
+
+# ---- VAR-PO1 poker_swap (RUL-55..59) --------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def _poker_ask(rv, ws):
+    """RUL-55/58: offer the defender the swap before a cover decision: once per bout per defender
+    (first_cover; simple durak's one-move defence always so), or before every cover decision (every_cover),
+    while he holds 1..6 cards and the talon has a face-down card (two with exactly_two). True when asked."""
+    dfn = ws[O_DEFENDER]
+    k = ws[O_HAND_SIZE + dfn]
+    need = 2 if rv[R_POKER_EXACT] != 0 else 1
+    if k > 6 or k < need or swap_cap(ws) < need:
+        return False
+    key = 1 + ws[O_BOUT] * 16
+    if rv[R_POKER_EVERY] != 0 and rv[R_MODE] != MODE_PROSTOY:
+        key += ws[S_NCOV]
+    if ws[O_POKER_KEY] != key:
+        ws[O_POKER_KEY] = key
+        ws[O_POKER_OFFERED] = 0
+    if (ws[O_POKER_OFFERED] >> dfn) & 1:
+        return False
+    ws[O_POKER_OFFERED] |= ONE << dfn
+    ws[S_PHASE] = PH_SWAP
+    _ask(ws, dfn, K_SWAP, ws[S_HANDS + dfn])
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _apply_swap(rv, ws, seat, a, trace, tn, tracing):
+    """RUL-57..59: the defender gives the cards of `a` and takes as many from the top of the talon; his
+    go face down under the talon, above the face-up trump card, lowest first. Nobody sees them, so what
+    the table knew of his hand is forgotten (O_KNOWN)."""
+    taken = np.int64(0)
+    if a != 0:
+        tp = ws[S_TP]
+        tend = ws[S_TEND]
+        trump_in = ws[O_TRUMP_IN_TALON]
+        tc = ws[S_TALON + tend - 1]
+        k = popcount(a)
+        for i in range(k):
+            taken |= ONE << ws[S_TALON + tp + i]
+        j = 0
+        for i in range(tp + k, tend - trump_in):
+            ws[S_TALON + j] = ws[S_TALON + i]
+            j += 1
+        m = a
+        while m:
+            ws[S_TALON + j] = lowest(m)
+            m &= m - 1
+            j += 1
+        if trump_in != 0:
+            ws[S_TALON + j] = tc
+            j += 1
+        ws[S_TP] = 0
+        ws[S_TEND] = j
+        ws[S_TALON_MASK] = (ws[S_TALON_MASK] & ~taken) | a
+        _set_hand(ws, seat, (ws[S_HANDS + seat] & ~a) | taken)
+        ws[O_KNOWN + seat] = 0
+    if tracing:
+        emit(trace, tn, T_SWAP, seat, a, taken)
+    ws[S_PHASE] = PH_PCOVER if rv[R_MODE] == MODE_PROSTOY else PH_DEFEND
 
 
 # ---- the end of a bout ----------------------------------------------------------------------
@@ -1301,6 +1372,8 @@ def _rest_at_decision(ws):
         chain.chain_rest(rv, ws)
     elif ph == PH_EXCHANGE:
         ws[S_LEGAL] = ONE
+    elif ph == PH_SWAP:
+        ws[S_LEGAL] = ws[S_HANDS + ws[O_DEFENDER]]
     elif ph == PH_LEAD:
         _ask_lead(rv, ws)
     elif ph == PH_PCOVER:
