@@ -100,7 +100,7 @@ same sitting): podkidnoy 2 players 200,000 -> 153,000 games/s, perevodnoy 180,00
 """
 from numba import njit
 
-from strategies._lib import KNOB_NAMES, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
+from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs
 from sim.core.lib import O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
@@ -250,3 +250,8 @@ def transfer(obs, legal, params, rng):
 @njit(_nrt=False)
 def exchange(obs, legal, params, rng):
     return h_exchange(obs, _k(obs, params))
+
+
+@njit(_nrt=False)
+def swap(obs, legal, params, rng):
+    return h_swap(obs, legal, SWAP_MAX_RANK)  # VAR-PO1: as greedy (its lowest non-trumps of rank 6 to 9)
