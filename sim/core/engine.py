@@ -72,7 +72,7 @@ def play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, row0, de
         status[0] = series * n_deals + d
         start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing)
         if tracing:
-            for i in range(36):
+            for i in range(deck_out.shape[1]):
                 deck_out[d, i] = ws[S_DECK + i]
         play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
         if rec[F_ERROR]:
@@ -85,7 +85,7 @@ def play_batch(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs
     """Series series0 .. series0+n_series-1; recs has n_series*n_deals rows. Releases the GIL:
     the batch runner runs chunks on threads, and each series' seed makes the split irrelevant.
     `status` ([game, seat, decisions]) says where the chunk is, for a watchdog reading it from outside."""
-    deck_out = np.zeros((1, 36), dtype=np.int64)
+    deck_out = np.zeros((1, 72), dtype=np.int64)
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
     rngs = np.zeros(1, dtype=np.uint64)

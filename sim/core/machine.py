@@ -16,6 +16,28 @@ from sim.core.lib import attack_ok, rng_below, seed_stream
 from sim.core.rules import Rules
 
 
+def deck_size(rules: Rules) -> int:
+    """Cards in the pack: 72 with two packs (VAR-BD1), else 36."""
+    return 72 if rules.toggles.get("two_packs") else 36
+
+
+def _twin_leads(ws, sets) -> set:
+    """Two packs (RUL-83): every legal lead that adds twins (bits TWIN_LEAD + suit) to a lead of `sets`."""
+    twins = int(ws[L.O_HAND2])
+    out = set()
+    for m in sets:
+        if m <= 0 or m >= 1 << 36 or not m & twins:
+            continue
+        r = (m & -m).bit_length() - 1 >> 2
+        suits = [s for s in range(4) if (m & twins) >> (4 * r + s) & 1]
+        for k in range(1, 1 << len(suits)):
+            tw = sum(1 << suits[i] for i in range(len(suits)) if k >> i & 1)
+            a = m | tw << L.TWIN_LEAD
+            if attack_ok(ws, ws[L.S_LEGAL], np.int64(a)):
+                out.add(a)
+    return out
+
+
 @njit(cache=True)
 def _attack_sets(ws, out):
     """Every legal attack set of the pending attack decision, written to out; returns the count."""
@@ -99,7 +121,7 @@ class Deal:
         self.index = _index
         K.start_deal(self.rv, _drng, self.ws, self.rec, np.int64(self.dealer), np.int64(_index),
                      np.int64(_prev_fool), self.trace, self.tn, True)
-        self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + 36]]
+        self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + deck_size(self.rules)]]
 
     @classmethod
     def from_state(cls, rules: Rules, ws: np.ndarray) -> "Deal":
@@ -140,7 +162,10 @@ class Deal:
             if k > len(out):
                 out = np.zeros(k, dtype=np.int64)
                 k = _attack_sets(self.ws, out)
-            return frozenset(int(x) for x in out[:k])
+            sets = {int(x) for x in out[:k]}
+            if self.rules.toggles.get("two_packs"):  # RUL-83: leads laying both copies of a card
+                sets |= _twin_leads(self.ws, sets)
+            return frozenset(sets)
         if kind == L.K_EXCHANGE:
             return frozenset((0, 1))
         opts = {c for c in range(36) if (legal >> c) & 1} | {L.NO_CARD}
