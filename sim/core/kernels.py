@@ -641,6 +641,8 @@ def _transfer_options(rv, ws, dfn, nd):
     rk = same_rank_cards(ws[O_TABLE_MASK])
     hd = ws[S_HANDS + dfn]
     lay = hd & rk if ws[O_HAND_SIZE + nd] >= n_att + 1 else np.int64(0)
+    if rv[R_TWO_PACKS] != 0 and n_att >= ws[S_BASE_LIMIT]:
+        lay = np.int64(0)  # RUL-85: with two packs a rank can fill the table; a laid transfer card is one more
     show = np.int64(0)
     if ws[O_HAND_SIZE + nd] >= n_att:
         trump = trump_of(ws, dfn)
