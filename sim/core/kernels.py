@@ -37,7 +37,7 @@ from sim.core.lib import (
     FULL, NIBBLE_LOW, RANK_MASKS, cover_options_for, lowest, mix64, option_ok, popcount, random_card, rng_next,
     same_rank_cards, trump_of,
 )
-from sim.core.lib import multi_add, multi_remove, twin_lead_cards
+from sim.core.lib import multi_add, multi_remove, rng_below, twin_lead_cards
 from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,

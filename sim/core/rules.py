@@ -241,7 +241,7 @@ CHAIN_TOGGLES = (
        "(«забирает ... ход»).",
        families=("podkidnoy",), implemented=None),
 )
-# two packs (VAR-BD1, Большой; RUL-80..RUL-89)
+# two packs (VAR-BD1, Большой; RUL-80..RUL-86)
 BIG_TOGGLES = (
     _m("two_packs", (False, True), "VAR-BD1",
        "Большой: two packs shuffled together (72 cards, every card twice); a card never beats its twin (RUL-80).",
