@@ -246,9 +246,10 @@ BIG_TOGGLES = (
     _m("two_packs", (False, True), "VAR-BD1",
        "Большой: two packs shuffled together (72 cards, every card twice); a card never beats its twin (RUL-80).",
        families=THROW_IN, implemented=None),
-    _m("big_durak_loss_at", (52, "none"), "VAR-BD1",
+    _m("big_durak_loss_at", (52, 20, 30, 40, "none"), "VAR-BD1",
        "With two_packs, a player whose hand reaches this many cards when he takes loses at once (004: 52; "
-       "RUL-82); none: the rule is off.", families=THROW_IN, implemented=None),
+       "RUL-82); none: the rule is off. The lower values are not from a source: at 52 the rule almost never "
+       "fires (RUL-82), they let it be studied and tested.", families=THROW_IN, implemented=None),
 )
 MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES + CHAIN_TOGGLES + BIG_TOGGLES
 TOGGLES = TOGGLES + MODIFIER_TOGGLES + (
