@@ -385,7 +385,8 @@ def _missing_cards(st: State, position: dict, problem: str) -> str:
                and str(s) not in sizes and not st.is_out[s]]
     every = list(st.talon) + list(st.discard) + list(st.removed) + [c for h in st.hands for c in h]
     every += [c for pair in st.table for c in pair if c is not None]
-    if len(every) >= N_CARDS:
+    total = N_CARDS * st.copies()
+    if len(every) >= total or st.copies() > 1:
         return problem
     parts = [f"{N_CARDS - len(every)} of the {N_CARDS} cards are missing"]
     if no_hand:
@@ -536,13 +537,13 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     total_known = len(st.talon) + sum(len(h) for h in st.hands) + sum(1 + (p[1] is not None) for p in st.table)
     total_known += len(st.removed)
     dc = position.get("discard_count")
-    dc = N_CARDS - total_known if dc is None else int(dc)
+    dc = N_CARDS * st.copies() - total_known if dc is None else int(dc)  # two packs: 72 cards (RUL-81)
     st.discard = [None] * dc
     problem = st.card_invariant_problem()
     if problem:
         raise ValueError(f"position breaks card conservation: {_missing_cards(st, position, problem)} (C-1)")
-    if st.trump_card is not None and st.trump_card_location == "talon_bottom":
-        for s in range(n):
+    if st.trump_card is not None and st.trump_card_location == "talon_bottom" and st.copies() == 1:
+        for s in range(n):  # (two packs: the trump card's twin may be anywhere, RUL-81)
             if st.trump_card in st.hands[s]:
                 raise ValueError(f"trump card {tc} is under the talon and in seat {s}'s hand")
 
