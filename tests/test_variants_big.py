@@ -100,11 +100,19 @@ def test_a_card_never_beats_its_twin():
     assert not v.legal and "9H" in v.reason
     assert check(st, A("cover", 1, attack="9H", cover="10H")).legal
     # the core's beating relation: no card beats its twin, under every trump and the six-beats-ace rule
-    from sim.core.lib import beaters
+    from sim.core.lib import beaters, cover_options_for
     for c in range(36):
         for trump in range(-1, 4):
             for six in (False, True):
                 assert not (int(beaters(c, trump, six)) >> c) & 1
+    for extra in ({}, {"trump_six_beats_trump_ace": True, "trump_only_if_cannot_follow": True}):
+        v = resolve("podkidnoy", 2, {**BIG, **extra}).vector()
+        obs = np.zeros(L.O_SIZE, dtype=np.int64)
+        obs[L.O_RULES:L.O_RULES + len(v)] = v
+        for trump in range(4):
+            obs[L.O_TRUMP_SUIT] = trump
+            for c in range(36):
+                assert cover_options_for(obs, c, np.int64(1) << c, 1) == 0
 
 
 @pytest.mark.rules("VAR-BD1", "RUL-85")

@@ -808,6 +808,8 @@ def _cover_problem(st: State, attack: int, cover: int, still_held: list) -> tupl
     that stay in his hand besides this cover (for trump_only_if_cannot_follow, RUL-10)."""
     d = st.defender
     if not beats(st, attack, cover):
+        if cover == attack:  # two packs (VAR-BD1): "Равной картой по значению и по масти отбиться нельзя"
+            return "RUL-85", f"{nm(cover)} does not beat {nm(attack)}: an equal card (same rank and suit) never beats"
         if st.t("spades_only_by_spades") and (suit_of(attack) == 3) != (suit_of(cover) == 3):
             return "VAR-PP1", (f"{nm(cover)} does not beat {nm(attack)}: a spade is beaten only by a higher spade "
                                "and a spade beats no other suit")
