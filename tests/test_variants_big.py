@@ -318,3 +318,47 @@ def test_core_legal_sets_equal_the_referees(family, n, toggles):
 def test_refused_combinations_say_why(family, toggles, message):
     with pytest.raises(RulesError, match=message):
         resolve(family, 2, toggles)
+
+
+# ---- the rule-configuration fuzzing with two packs forced on ---------------------------------------
+# rulegen draws two_packs 1 in 8, but two packs refuse every other §6 modifier and three base toggles
+# (RUL-80), so few drawn configurations keep it: here every §7 toggle is drawn as rulegen draws it and
+# two packs are always on
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as hst  # noqa: E402
+
+import rulegen  # noqa: E402
+from core_adapter import check_decisions, check_trace, core_decisions, core_traces  # noqa: E402
+
+
+@hst.composite
+def big_configs(draw):
+    family = draw(hst.sampled_from(("podkidnoy", "perevodnoy")))
+    n = draw(hst.sampled_from((2, 3, 4, 5, 6)))
+    toggles = {t.name: draw(hst.sampled_from(rulegen.toggle_values(t, family)), label=t.name)
+               for t in rulegen.drawn_toggles(family)}
+    toggles.update(two_packs=True, trump_six_exchange=False, pogony_instant_win=False, pogony_scoring="none")
+    toggles["big_durak_loss_at"] = draw(hst.sampled_from((52, 20, 30, 40, "none")), label="loss")
+    tv = rulegen.teams_values(family, n)
+    if tv:
+        toggles["teams"] = draw(hst.sampled_from(tv), label="teams")
+    dps = draw(hst.integers(1, 3), label="deals_per_series")
+    from hypothesis import assume
+    assume(rulegen.config_problem(family, n, toggles, dps) is None)
+    return family, n, toggles, dps
+
+
+@pytest.mark.rules("VAR-BD1", "RUL-80", "RUL-81", "RUL-82", "RUL-83", "RUL-84", "RUL-85")
+@settings(max_examples=40, derandomize=True, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(big_configs())
+def test_fuzz_two_packs_core_against_the_referee(cfg):
+    family, n, toggles, dps = cfg
+    for strategy in ("random", "greedy"):
+        for g in range(2):
+            for tr, dec in core_decisions(family, n, toggles, strategy, 4242, g, dps):
+                check_decisions(tr, dec)
+            for tr in core_traces(family, n, toggles, strategy, 4242, g, dps):
+                check_trace(tr)
+                if tr["result"]["bouts"] < 1000:  # RUL-22: an unfinished deal has no result to compare
+                    replay(tr)
