@@ -18,7 +18,7 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply, sample_hidden
+from sim.core.kernels import apply_any as apply, sample_hidden  # apply_any: two packs too (VAR-BD1)
 from sim.core.layout import F_OUTCOME, F_SIZE, STATE_SIZE
 from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, attack_ok, bit, lowest, popcount
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE

@@ -23,7 +23,7 @@ lead only. Deterministic for a given seed: all its randomness comes from the `rn
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply, sample_hidden
+from sim.core.kernels import apply_any as apply, sample_hidden  # apply_any: two packs too (VAR-BD1)
 from sim.core.layout import (
     F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND,
     OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,

@@ -78,9 +78,6 @@ def _set_hand(ws, s, m):
 
 @njit(cache=True, _nrt=False)
 def _play_out(ws, s, c):
-    if ws[O_RULES + R_TWO_PACKS] != 0:
-        _play_out2(ws, s, c)
-        return
     _set_hand(ws, s, ws[S_HANDS + s] & ~(ONE << c))
     ws[O_KNOWN + s] &= ~(ONE << c)
 
@@ -119,9 +116,6 @@ def _draw(ws, s, hand_size):
 @njit(cache=True, _nrt=False)
 def _refill(rv, ws, s):
     """Refill seat s after a bout (RUL-13/18); VAR-PU1 pustoy: only an empty hand draws, to pustoy_refill_to."""
-    if rv[R_TWO_PACKS] != 0:
-        _draw2(ws, s, rv[R_HAND])
-        return
     if rv[R_PUSTOY] != 0:
         if ws[S_HANDS + s] == 0:
             _draw(ws, s, rv[R_PUSTOY_REFILL])
@@ -629,8 +623,6 @@ def _ask_lead(rv, ws):
         if dl < limit:
             limit = dl
     ws[O_LIMIT] = limit
-    if rv[R_TWO_PACKS] != 0:
-        ws[O_HAND2] = ws[S_HANDS2 + att]  # the twin-lead test reads the attacker's twins (RUL-83)
     _ask(ws, att, K_ATTACK, ws[S_HANDS + att])
 
 
@@ -839,10 +831,17 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
 
 
 @njit(cache=True, _nrt=False)
-def _apply_attack(rv, ws, att, a, trace, tn, tracing):
+def apply_any(rv, ws, rec, a, trace, tn, tracing):
+    """`apply` for every rule set: with two packs (VAR-BD1) the answers move one copy of a card (`_apply2`).
+    `apply` itself plays one pack only, so that the batch engine's hot loop stays as it was; drivers that
+    may meet two packs (the machine, search playouts, hints, the engine's `play_any`) call this."""
     if rv[R_TWO_PACKS] != 0:
-        _apply_attack2(rv, ws, att, a, trace, tn, tracing)
-        return
+        return _apply2(rv, ws, rec, a, trace, tn, tracing)
+    return apply(rv, ws, rec, a, trace, tn, tracing)
+
+
+@njit(cache=True, _nrt=False)
+def _apply_attack(rv, ws, att, a, trace, tn, tracing):
     from_talon = 0
     if a == FROM_TALON:  # RUL-45: the top card of the talon, led blind (never the face-up trump card)
         tp = ws[S_TP]
@@ -1519,6 +1518,87 @@ def _lowest_trump2(rv, ws, dealer):
 
 
 @njit(cache=True, _nrt=False)
+def _apply2(rv, ws, rec, a, trace, tn, tracing):
+    """`apply` with two packs: the answers that move cards play out one copy (RUL-83); the attack's twin
+    test reads the actor's twins (O_HAND2). Two packs are played by podkidnoy and perevodnoy only (RUL-80)."""
+    kind = ws[O_KIND]
+    seat = ws[O_ACTOR]
+    if kind < 0:
+        return False
+    ws[O_HAND2] = ws[S_HANDS2 + seat]
+    if not option_ok(ws, kind, ws[S_LEGAL], a):
+        fail(ws, rec, seat, kind, a)
+        return False
+    if kind == K_ATTACK:
+        _apply_attack2(rv, ws, seat, a, trace, tn, tracing)
+    elif kind == K_COVER:
+        if a == NO_CARD:
+            ws[O_TAKING] = 1
+            if tracing:
+                emit(trace, tn, T_TAKE, seat, 0, 0)
+        else:
+            tgt = ws[S_NCOV]
+            _play_out2(ws, seat, a)
+            ws[O_TABLE_COV + tgt] = a
+            ws[O_TABLE_MASK] |= ONE << a
+            ws[S_NCOV] = tgt + 1
+            if tracing:
+                emit(trace, tn, T_COVER, seat, ws[O_TABLE_ATT + tgt], a)
+    elif kind == K_THROW_IN:
+        if a == NO_CARD:
+            if tracing:
+                emit(trace, tn, T_PASS, seat, 0, 0)
+            if ws[S_THROW_I] == 0:
+                ws[S_ATT_DONE] = 1
+            ws[S_THROW_I] += 1
+        else:
+            _play_out2(ws, seat, a)
+            _table_add(ws, a, seat)
+            if tracing:
+                emit(trace, tn, T_THROW_IN, seat, a, 0)
+            ws[S_SKIP_ATT] = 0
+            ws[S_PHASE] = PH_DEFEND
+    elif kind == K_TRANSFER:
+        _apply_transfer2(rv, ws, rec, seat, a, trace, tn, tracing)
+    advance(rv, ws, rec, trace, tn, tracing)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _apply_transfer2(rv, ws, rec, dfn, a, trace, tn, tracing):
+    """_apply_transfer with two packs (a laid card: one copy leaves the hand)."""
+    ws[O_SHOW_LEGAL] = 0
+    if a == NO_CARD:
+        ws[S_DECLINED] = 1
+        return
+    n = rv[R_NPLAYERS]
+    nd = next_opponent(ws, ws[O_OUT], dfn, n)
+    if a >= SHOW:
+        c = a - SHOW
+        # RUL-19: with both house rules on, a show counts as pokaznoy first (each card once per bout)
+        # and uses up the proezdnoy right only when pokaznoy does not allow it
+        if rv[R_POKAZNOY] == 0 or (ws[S_SHOWN_BOUT] >> c) & 1:
+            ws[S_SHOWN_GAME] |= ONE << c
+            ws[S_SHOWED] |= ONE << dfn
+        ws[S_SHOWN_BOUT] |= ONE << c
+        ws[O_KNOWN + dfn] |= ONE << c
+        if tracing:
+            emit(trace, tn, T_SHOW, dfn, c, nd)
+    else:
+        _play_out2(ws, dfn, a)  # two packs: one copy
+        _table_add(ws, a, dfn)
+        if tracing:
+            emit(trace, tn, T_TRANSFER, dfn, a, nd)
+    rec[F_TRANSFERS] += 1
+    ws[O_ATTACKER] = dfn
+    ws[O_DEFENDER] = nd
+    limit = ws[S_BASE_LIMIT]
+    if ws[O_HAND_SIZE + nd] < limit:
+        limit = ws[O_HAND_SIZE + nd]
+    ws[O_LIMIT] = limit
+
+
+@njit(cache=True, _nrt=False)
 def _apply_attack2(rv, ws, att, a, trace, tn, tracing):
     """A lead with two packs (RUL-83): the cards of the mask once each, then the twins its bits
     TWIN_LEAD.. name, in that order on the table."""
@@ -1573,11 +1653,11 @@ def _end_throw_bout2(rv, ws, rec, trace, tn, tracing):
         s = ws[S_OPENER]
         for _ in range(n):
             if s != dfn and not (out >> s) & 1:
-                _refill(rv, ws, s)
+                _draw2(ws, s, rv[R_HAND])
             s += 1
             if s == n:
                 s = 0
-        _refill(rv, ws, dfn)
+        _draw2(ws, dfn, rv[R_HAND])
     ws[O_QUIET] = 0 if not taking or ws[S_TP] != tp0 else ws[O_QUIET] + 1
     _end_bout(rv, ws, rec, taking)
 

@@ -23,6 +23,8 @@ def deck_size(rules: Rules) -> int:
 
 def _twin_leads(ws, sets) -> set:
     """Two packs (RUL-83): every legal lead that adds twins (bits TWIN_LEAD + suit) to a lead of `sets`."""
+    ws = np.array(ws, dtype=np.int64, copy=True)
+    ws[L.O_HAND2] = ws[L.S_HANDS2 + ws[L.O_ACTOR]]  # the attacker's twins (the core sets them when he answers)
     twins = int(ws[L.O_HAND2])
     out = set()
     for m in sets:
@@ -175,7 +177,7 @@ class Deal:
         return frozenset(opts)
 
     def apply(self, option: int) -> bool:
-        return bool(K.apply(self.rv, self.ws, self.rec, np.int64(option), self.trace, self.tn, True))
+        return bool(K.apply_any(self.rv, self.ws, self.rec, np.int64(option), self.trace, self.tn, True))
 
     def observe(self, seat: int) -> np.ndarray:
         obs = np.zeros(L.O_SIZE, dtype=np.int64)

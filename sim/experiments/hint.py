@@ -207,7 +207,7 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
                     a = L.NO_CARD
         if a is None:
             break
-        if not K.apply(rv, ws, rec, np.int64(a), trace, tn, False):
+        if not K.apply_any(rv, ws, rec, np.int64(a), trace, tn, False):
             raise ValueError(f"the core refuses to rebuild this table (step {L.KIND_NAMES[kind]} {a})")
     else:
         raise ValueError("could not rebuild the table")
