@@ -84,7 +84,8 @@ from sim.core.lib import (
     lowest, mix64, popcount, trump_mask, trump_of, variant_lead, zanudny_cards,
 )
 from sim.core.layout import O_REMOVED_KNOWN
-from sim.core.rules import R_PUSTOY
+from sim.core.lib import swap_cap
+from sim.core.rules import R_POKER_EXACT, R_PUSTOY
 from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
 
@@ -663,3 +664,32 @@ def h_transfer(obs, legal, k):
 @njit(_nrt=False)
 def h_exchange(obs, k):
     return np.int64(1) if (obs[O_TRUMP_CARD] >> 2) >= k[EXCHANGE_MIN_RANK] else np.int64(0)
+
+
+# ---- poker_swap (VAR-PO1): which cards to give to the talon ----------------------------------
+SWAP_MAX_RANK = 3  # give away non-trumps of rank index <= this (6 7 8 9). Greedy head to head, podkidnoy 2p,
+# 100k rotated games each (95% intervals +-0.3 points), fool rates: up to 9 vs up to 7: 43.6% vs 46.3%; up to 8 vs
+# up to 7: 44.0% vs 45.8%; up to 10 vs up to 7: 43.9% vs 46.1%; sixes only vs up to 7: 47.1% vs 43.1%;
+# up to 7 vs never swapping: 39.3% vs 51.2%
+
+
+@njit(cache=True, _nrt=False)
+def h_swap(obs, legal, max_rank):
+    """The lowest non-trumps of rank index <= max_rank, as many as the swap may take (swap_cap: two, or
+    what the face-down talon holds); with poker_swap_count=exactly_two two of them or none. A random
+    talon card is worth more than a low card that is no trump."""
+    from_rank = np.int64(0)
+    for r in range(int(max_rank) + 1):
+        from_rank |= RANK_MASKS[r]
+    low = legal & from_rank & ~trump_mask(obs)
+    cap = swap_cap(obs)
+    out = np.int64(0)
+    k = 0
+    while low and k < cap:
+        c = lowest(low)
+        low &= low - 1
+        out |= np.int64(1) << c
+        k += 1
+    if obs[O_RULES + R_POKER_EXACT] != 0 and k != 2:
+        return np.int64(0)
+    return out

@@ -71,7 +71,7 @@ prostoy_6 at 6, podkidnoy at 3-6 or perevodnoy at 5-6 players.
 """
 from numba import njit
 
-from strategies._lib import KNOB_NAMES, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs
+from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs
 from sim.core.lib import O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
@@ -212,3 +212,8 @@ def transfer(obs, legal, params, rng):
 @njit(_nrt=False)
 def exchange(obs, legal, params, rng):
     return h_exchange(obs, _k(obs, params))
+
+
+@njit(_nrt=False)
+def swap(obs, legal, params, rng):
+    return h_swap(obs, legal, SWAP_MAX_RANK)  # VAR-PO1: as greedy (its lowest non-trumps of rank 6 to 9)

@@ -4,7 +4,7 @@ Attack with one card, the lowest-ranked non-trump (the lowest trump if only trum
 left). Cover with the cheapest card that beats: the lowest higher card of the suit, else
 the lowest trump; take when nothing beats. Throw in one card at a time, the lowest-ranked
 legal non-trump, a trump only once the talon is empty. Never transfers. Always exchanges
-the trump six. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
+the trump six. Poker swap (VAR-PO1): gives its lowest non-trumps of rank 6 to 9 (two at most) to the talon. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
 Under the §6 lead modifiers: zanudny, the lowest card of the highest rank (a non-trump if one is
 eligible); tryoshka, its cheapest cards (non-trumps first); armenian, never the talon card.
 
@@ -19,7 +19,7 @@ from numba import njit
 from sim.core.lib import (NIBBLE_LOW, NO_CARD, O_HAND, O_QUIET, O_RULES, O_TABLE_MASK, O_TALON, O_TRUMP_SUIT, bit,
                           lowest, popcount, trump_mask, variant_lead)
 from sim.core.rules import R_LEAD_RULE, R_VARIANT_ANY
-from strategies._lib import QUIET_VARY, nth_card, restless, vary_pick
+from strategies._lib import QUIET_VARY, SWAP_MAX_RANK, h_swap, nth_card, restless, vary_pick
 
 NAME = "greedy"
 DESCRIPTION = "Baseline: lowest non-trump single lead, cheapest cover, cheap throw-ins, never transfers."
@@ -94,3 +94,8 @@ def transfer(obs, legal, params, rng):
 @njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return np.int64(1)
+
+
+@njit(cache=True, _nrt=False)
+def swap(obs, legal, params, rng):
+    return h_swap(obs, legal, SWAP_MAX_RANK)

@@ -3,13 +3,13 @@
 Reaches the odd corners of the rules, which is why the referee replays its games. For a
 simple-durak set it draws the set size uniformly among the legal sizes, then a random
 pair (or two) and random filler cards; every other decision is uniform over the legal
-options including take / pass / no transfer.
+options including take / pass / no transfer (and the poker swap, VAR-PO1, uniform over its legal masks).
 """
 import numpy as np
 from numba import njit
 
 from sim.core.lib import (
-    FROM_TALON, NO_CARD, O_HAND, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, attack_ok, bit, lowest,
+    FROM_TALON, NO_CARD, O_HAND, swap_ok, O_LIMIT, O_RULES, O_SHOW_LEGAL, RANK_MASKS, SHOW, attack_ok, bit, lowest,
     popcount, random_card, rng_below, talon_lead_ok, tryoshka_size, zanudny_cards,
 )
 from sim.core.rules import (
@@ -188,3 +188,37 @@ def transfer(obs, legal, params, rng):
 @njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return rng_below(rng, 2)
+
+
+@njit(cache=True, _nrt=False)
+def _swap_nth(obs, legal, pick):
+    """The pick-th legal swap answer (none, then one card, then two) or, with pick < 0, their number."""
+    k = 0
+    if swap_ok(obs, legal, np.int64(0)):
+        if k == pick:
+            return np.int64(0)
+        k += 1
+    m1 = legal
+    while m1:
+        c1 = lowest(m1)
+        m1 &= m1 - 1
+        if swap_ok(obs, legal, bit(c1)):
+            if k == pick:
+                return bit(c1)
+            k += 1
+        m2 = m1
+        while m2:
+            a = bit(c1) | bit(lowest(m2))
+            m2 &= m2 - 1
+            if swap_ok(obs, legal, a):
+                if k == pick:
+                    return a
+                k += 1
+    return np.int64(k)
+
+
+@njit(cache=True, _nrt=False)
+def swap(obs, legal, params, rng):
+    """VAR-PO1: uniform over the legal masks (none, one card, two cards; swap_ok decides)."""
+    total = _swap_nth(obs, legal, np.int64(-1))
+    return _swap_nth(obs, legal, rng_below(rng, total))

@@ -26,11 +26,12 @@ from numba import njit
 from sim.core.kernels import apply, apply_any, sample_hidden  # apply_any: two packs too (VAR-BD1)
 from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.layout import (
-    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND,
+    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR,
+    O_KIND,
     OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
 )
 from sim.core.lib import (
-    O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount,
+    O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount, swap_ok,
 )
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS
 from strategies import expert as _expert
@@ -66,6 +67,8 @@ def _policy(kind, obs, legal, pz, srng, which):
             return _expert.throw_in(obs, legal, pz, srng)
         if kind == K_TRANSFER:
             return _expert.transfer(obs, legal, pz, srng)
+        if kind == K_SWAP:
+            return _expert.swap(obs, legal, pz, srng)
         return _expert.exchange(obs, legal, pz, srng)
     if kind == K_ATTACK:
         return _greedy.attack(obs, legal, pz, srng)
@@ -75,6 +78,8 @@ def _policy(kind, obs, legal, pz, srng, which):
         return _greedy.throw_in(obs, legal, pz, srng)
     if kind == K_TRANSFER:
         return _greedy.transfer(obs, legal, pz, srng)
+    if kind == K_SWAP:
+        return _greedy.swap(obs, legal, pz, srng)
     return _greedy.exchange(obs, legal, pz, srng)
 
 
@@ -189,6 +194,18 @@ def candidates(obs, kind, legal, first, cands, cap):
     if kind == K_EXCHANGE:
         nc = _add(cands, nc, np.int64(0))
         return _add(cands, nc, np.int64(1))
+    if kind == K_SWAP:  # VAR-PO1: expert's swap, no swap, and each lowest-first pair/single of its hand
+        nc = _add(cands, nc, np.int64(0))
+        m = legal
+        while m and nc < cap:
+            c = lowest(m)
+            m &= m - 1
+            one = np.int64(1) << c
+            if swap_ok(obs, legal, one):
+                nc = _add(cands, nc, one)
+            if m and swap_ok(obs, legal, one | (np.int64(1) << lowest(m))):
+                nc = _add(cands, nc, one | (np.int64(1) << lowest(m)))
+        return nc
     nc = _add(cands, nc, np.int64(NO_CARD))
     m = legal
     while m:
@@ -294,3 +311,8 @@ def transfer(obs, legal, params, rng):
 @njit(cache=True)
 def exchange(obs, legal, params, rng):
     return decide(obs, K_EXCHANGE, legal, params, rng, _expert.exchange(obs, legal, EXPERT, rng))
+
+
+@njit(cache=True)
+def swap(obs, legal, params, rng):
+    return decide(obs, K_SWAP, legal, params, rng, _expert.swap(obs, legal, EXPERT, rng))

@@ -50,6 +50,11 @@ def _referee_options(st, ws):
             if check(st, {"type": "transfer_by_showing", "player": p, "card": card_name(c)}).legal:
                 ok.add(L.SHOW + c)
         ok.add(L.NO_CARD)  # declining a transfer is not a referee action: the defender covers or takes
+    elif kind == L.K_SWAP:  # VAR-PO1: none, one or two hand cards for the top of the talon
+        for k in range(3):
+            for combo in itertools.combinations(hand, k):
+                if check(st, {"type": "swap", "player": p, "cards": [card_name(c) for c in combo]}).legal:
+                    ok.add(sum(1 << c for c in combo))
     return ok
 
 
@@ -102,7 +107,7 @@ def test_prostoy_defence_options_are_referee_covers():
 def _direct(rules, obs, option, n, seed0):
     """Fool rate of the actor after `option`, by sampling deals and playing them out from Python with greedy."""
     from strategies import greedy as G
-    fns = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
+    fns = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange, G.swap)
     me = int(obs[L.O_SEAT])
     fool = 0
     pz = np.zeros(16)

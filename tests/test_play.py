@@ -68,3 +68,12 @@ def test_suit_symbols_without_ascii():
     assert "\u2663" in child.before or "\u2660" in child.before
     child.sendline("q")
     child.expect(pexpect.EOF)
+
+
+@pytest.mark.rules("VAR-PO1", "RUL-55")
+def test_poker_swap_is_a_decision_of_its_own():
+    # pokerny: the defender is asked whether to swap before beating; "1" (no swap) is always the first option
+    out, _ = _play(["--rules", "podkidnoy", "--toggle", "variant=pokerny", "--strategy", "greedy", "--seed", "5",
+                    "--ascii"])
+    assert " 1) no swap" in out and " 2) swap " in out  # the prompt itself is consumed by _play
+    assert re.search(r"^game over after \d+ bouts", out, re.M)

@@ -33,7 +33,7 @@ def test_deterministic_for_a_seed(runner_for):
 def _positions(family, n_deals=6, seed=1):
     """Decisions met along deals played by expert in every seat: (deal state copy, kind)."""
     rules = R.resolve(family, 2)
-    fns = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)
+    fns = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange, X.swap)
     rng = np.zeros(1, dtype=np.uint64)
     for k in range(n_deals):
         d = Deal(rules, seed + k)
@@ -48,8 +48,8 @@ def _positions(family, n_deals=6, seed=1):
 def test_searches_every_decision_kind_and_answers_single_options_at_once(family):
     params = np.zeros(16)
     params[:3] = (24, 8, 0)
-    fns = (S.attack, S.cover, S.throw_in, S.transfer, S.exchange)
-    xfns = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)
+    fns = (S.attack, S.cover, S.throw_in, S.transfer, S.exchange, S.swap)
+    xfns = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange, X.swap)
     differs = set()
     for ws, kind in _positions(family):
         obs = ws[:L.O_SIZE].copy()

@@ -190,3 +190,13 @@ def test_declared_variants_are_played_legally(engine_all, name, variant):
             tr = r.trace(seed=950 + i, series=g)[0]
             if tr["result"]["bouts"] < MAX_BOUTS:  # a deal stopped by RUL-22 has no end to replay to
                 referee.replay(tr)
+
+
+def test_the_cache_folder_follows_every_library_strategy_another_one_compiles_in():
+    """search and rollout compile expert's and greedy's functions into their playouts, and numba keys a
+    cached function by its own file only: without these files in the digest an edited expert would
+    leave search playing the old one from the cache. (Break it: drop `used` from sim._digest_files.)"""
+    import sim
+    names = {f.name for f in sim._digest_files()}
+    assert {"expert.py", "greedy.py", "search.py", "kernels.py", "_lib.py"} <= names
+    assert "random.py" not in names  # a strategy nobody imports: editing it recompiles only itself

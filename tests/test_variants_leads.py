@@ -183,6 +183,21 @@ def test_VAR_AR1_never_the_face_up_trump_card():
     assert not core_ok(obs_for("podkidnoy", {}, "7C KD", talon=5), L.FROM_TALON)
 
 
+@pytest.mark.rules("VAR-AR1", "VAR-SM1", "RUL-46", "RUL-35")
+def test_VAR_AR1_with_changing_trump_not_the_face_up_card_above_the_hidden_one():
+    # the talon: the face-up 6C, and under it the hidden 8H: nothing face down lies above the trump card
+    sm = {**ARM, "changing_trump": True}
+    pos = P({0: "7C KD", 1: "6D 8C JD QD 10D 9D"}, talon="6C 8H", trump="C")
+    pos.update(trump_card="6C", card_under_trump=True)
+    v = verdict("prostoy_5", sm, pos, A("attack", 0, from_talon=True))
+    assert not v.legal and v.rule == "RUL-46"
+    obs = obs_for("prostoy_5", sm, "7C KD", talon=2)
+    obs[L.O_TRUMP_UNDER] = 1
+    assert not core_ok(obs, L.FROM_TALON)
+    obs[L.O_TALON] = 3
+    assert core_ok(obs, L.FROM_TALON)
+
+
 @pytest.mark.rules("VAR-AR1", "RUL-47")
 def test_VAR_AR1_combinations_zanudny_free_tryoshka_refused():
     pos = P({0: "7C KD AH", 1: "6C 8C JD QD 10D 6D"}, talon="9H 10S AS")

@@ -1,8 +1,9 @@
 """Strategy discovery and the per-line-up compiled engine.
 
 A strategy is one module in ``strategies/`` (or in a folder given with ``--strategy-path``)
-defining compiled functions ``attack``, ``cover``, ``throw_in``, ``transfer`` and
-``exchange`` (any it omits are greedy's), plus ``NAME``, ``DESCRIPTION``, ``FAMILIES`` and
+defining compiled functions ``attack``, ``cover``, ``throw_in``, ``transfer``,
+``exchange`` (any it omits are greedy's) and ``swap`` (poker_swap, VAR-PO1: omitted, it never
+swaps), plus ``NAME``, ``DESCRIPTION``, ``FAMILIES`` and
 ``PARAMS``. For a line-up of strategies we write a real ``.py`` file into the cache folder:
 ``sim/core/engine.py`` with a dispatcher over exactly those strategies pasted between its
 DISPATCH markers. A real file is cached by numba across processes; the file name is a hash
@@ -23,7 +24,8 @@ import numba
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_DIR = ROOT / "strategies"
-KINDS = ("attack", "cover", "throw_in", "transfer", "exchange")
+KINDS = ("attack", "cover", "throw_in", "transfer", "exchange", "swap")
+NO_DEFAULT = ("swap",)  # kinds a strategy may leave out without taking greedy's: it answers 0 (no swap)
 ALWAYS = ("greedy",)  # every engine has greedy: it stands in for the functions a strategy leaves out
 
 
@@ -173,12 +175,15 @@ def _dispatch_source(infos: list[StrategyInfo], greedy_index: int) -> str:
              "from pathlib import Path as _Path", ""]
     for i, s in enumerate(infos):
         lines.append(f"_s{i} = _load_module(_Path({str(s.path)!r}))")
-    lines += ["", "", "@njit(cache=True, _nrt=False)", "def decide(sid, kind, obs, legal, params, rng):"]
+    lines += ["", "", "@njit(cache=True, _nrt=False, inline='always')", "def decide(sid, kind, obs, legal, params, rng):"]
     for i, s in enumerate(infos):
         lines.append(f"    if sid == {i}:")
         for k_i, k in enumerate(KINDS):
-            owner = i if k in s.defines else greedy_index
             lines.append(f"        if kind == {k_i}:")
+            if k not in s.defines and k in NO_DEFAULT:
+                lines.append("            return np.int64(0)")
+                continue
+            owner = i if k in s.defines else greedy_index
             lines.append(f"            return _s{owner}.{k}(obs, legal, params, rng)")
     lines.append("    return np.int64(-999)")
     return "\n".join(lines) + "\n"

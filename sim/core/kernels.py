@@ -10,6 +10,12 @@ result, the next roles) up to the next decision. Any loop that drives ``apply`` 
 the batch engine with strategies, a search player's playouts, the tests step by step.
 
 The procedure follows ``sim/RULINGS.md`` (RUL-n).
+
+Speed: the kernels on the per-decision path (``apply``, the bout ends, the refill, the decisions
+after a cover or a throw-in) are ``inline="always"``: numba then inlines them into the deal loop
+at its own level. Left to LLVM, each of them became a call that passes every array as a seven-word
+struct, and the §6 variant code made the functions big enough that LLVM stopped inlining them:
+the plain families lost 17% that way (instruction counts under callgrind, issue 9).
 """
 import numpy as np
 from numba import njit
@@ -32,10 +38,11 @@ from sim.core.layout import (
 )
 from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER
 from sim.core.layout import O_DISCARD2, O_HAND2, O_KNOWN2, S_HANDS2, S_TALON_MASK2
+from sim.core.layout import K_SWAP, O_POKER_KEY, O_POKER_OFFERED, PH_SWAP, T_SWAP
 
 from sim.core.lib import (
     FULL, NIBBLE_LOW, RANK_MASKS, cover_options_for, lowest, mix64, option_ok, popcount, random_card, rng_next,
-    same_rank_cards, trump_of,
+    same_rank_cards, swap_cap, trump_of,
 )
 from sim.core.lib import multi_add, multi_remove, rng_below, twin_lead_cards
 from sim.core.rules import (
@@ -54,6 +61,7 @@ from sim.core.rules import (
     TURNUP_REDEAL,
 )
 from sim.core.rules import R_BIG_LOSS_AT, R_TWO_PACKS
+from sim.core.rules import R_POKER, R_POKER_EVERY, R_POKER_EXACT
 
 ONE = np.int64(1)
 
@@ -113,7 +121,7 @@ def _draw(ws, s, hand_size):
     ws[O_TALON] = tend - tp
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _refill(rv, ws, s):
     """Refill seat s after a bout (RUL-13/18); VAR-PU1 pustoy: only an empty hand draws, to pustoy_refill_to."""
     if rv[R_PUSTOY] != 0:
@@ -236,7 +244,7 @@ def new_series(rv, ws):
     _over(ws)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _shuffle(drng, ws):
     """Fisher-Yates over S_DECK; each 64-bit draw gives two 32-bit multiply-shift indices."""
     for i in range(36):
@@ -257,7 +265,7 @@ def _shuffle(drng, ws):
             i -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _deal_hands(rv, ws, dealer, total):
     """RUL-2: `total` cards one at a time clockwise from the dealer's left. Returns `total`."""
     n = rv[R_NPLAYERS]
@@ -275,7 +283,7 @@ def _deal_hands(rv, ws, dealer, total):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _lay_talon(rv, ws, dealer, dealt):
     """RUL-2: the next card is turned for trump and lies under the rest of the talon (a 6 x 6 deal
     shows the dealer's last card instead). Returns the trump card."""
@@ -358,6 +366,8 @@ def _deal_variant(rv, drng, ws, dealer):
     ws[O_REMOVED] = 0
     ws[O_REMOVED_KNOWN] = 0
     ws[O_DISCARDS] = 0
+    ws[O_POKER_KEY] = 0
+    ws[O_POKER_OFFERED] = 0
     if rv[R_DEAL_RULE] == DEAL_NAVALENY:
         tc = _deal_navaleny(rv, ws, dealer)
     else:
@@ -626,7 +636,7 @@ def _ask_lead(rv, ws):
     _ask(ws, att, K_ATTACK, ws[S_HANDS + att])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _transfer_options(rv, ws, dfn, nd):
     """RUL-19: (cards that may be laid, cards that may be shown) to pass the attack to nd."""
     n_att = ws[O_NTABLE]
@@ -650,7 +660,7 @@ def _transfer_options(rv, ws, dfn, nd):
     return lay, show
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _defender_decision(rv, ws):
     """The defender's pending answer (transfer, then cover or take). True when one is asked."""
     dfn = ws[O_DEFENDER]
@@ -668,13 +678,15 @@ def _defender_decision(rv, ws):
                 ws[O_SHOW_LEGAL] = show
                 _ask(ws, dfn, K_TRANSFER, lay)
                 return True
+    if rv[R_VARIANT_ANY] != 0 and rv[R_POKER] != 0 and _poker_ask(rv, ws):
+        return True
     ac = ws[O_TABLE_ATT + ncov]
     ws[O_COVER_TARGET] = ncov
     _ask(ws, dfn, K_COVER, cover_options_for(ws, ac, ws[S_HANDS + dfn], dfn))
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _thrower_decision(rv, ws):
     """Continue the throw-in round (RUL-16/17) from seat index S_THROW_I. True when someone is asked;
     False when the round ended with nobody throwing in."""
@@ -746,11 +758,13 @@ def advance(rv, ws, rec, trace, tn, tracing):
         if ph == PH_LEAD:
             _ask_lead(rv, ws)
             return
-        if ph == PH_EXCHANGE or ph == PH_OVER:
+        if ph == PH_EXCHANGE or ph == PH_OVER or ph == PH_SWAP:
             return
         if ph == PH_PCOVER:
             i = ws[S_NCOV]
             if i < ws[S_P_K]:
+                if i == 0 and rv[R_VARIANT_ANY] != 0 and rv[R_POKER] != 0 and _poker_ask(rv, ws):
+                    return
                 dfn = ws[O_DEFENDER]
                 ws[O_COVER_TARGET] = i
                 _ask(ws, dfn, K_COVER, cover_options_for(ws, ws[O_TABLE_ATT + i], ws[S_HANDS + dfn], dfn))
@@ -778,7 +792,7 @@ def advance(rv, ws, rec, trace, tn, tracing):
 
 
 # ---- applying an answer -----------------------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def apply(rv, ws, rec, a, trace, tn, tracing):
     """Play answer `a` to the pending decision and advance to the next one. An illegal answer
     stops the deal with the error in `rec` and returns False."""
@@ -812,6 +826,8 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
             ws[S_PHASE] = PH_DEFEND
     elif kind == K_TRANSFER:
         _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing)
+    elif kind == K_SWAP:
+        _apply_swap(rv, ws, seat, a, trace, tn, tracing)
     else:
         if a == 1:
             six = ws[O_TRUMP_SUIT]
@@ -840,7 +856,7 @@ def apply_any(rv, ws, rec, a, trace, tn, tracing):
     return apply(rv, ws, rec, a, trace, tn, tracing)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _apply_attack(rv, ws, att, a, trace, tn, tracing):
     from_talon = 0
     if a == FROM_TALON:  # RUL-45: the top card of the talon, led blind (never the face-up trump card)
@@ -941,8 +957,69 @@ def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
     ws[O_LIMIT] = limit
 
 
-# ---- the end of a bout ----------------------------------------------------------------------
+# ---- VAR-PO1 poker_swap (RUL-55..59) --------------------------------------------------------
 @njit(cache=True, _nrt=False)
+def _poker_ask(rv, ws):
+    """RUL-55/58: offer the defender the swap before a cover decision: once per bout per defender
+    (first_cover; simple durak's one-move defence always so), or before every cover decision (every_cover),
+    while he holds 1..6 cards and the talon has a face-down card (two with exactly_two). True when asked."""
+    dfn = ws[O_DEFENDER]
+    k = ws[O_HAND_SIZE + dfn]
+    need = 2 if rv[R_POKER_EXACT] != 0 else 1
+    if k > 6 or k < need or swap_cap(ws) < need:
+        return False
+    key = 1 + ws[O_BOUT] * 16
+    if rv[R_POKER_EVERY] != 0 and rv[R_MODE] != MODE_PROSTOY:
+        key += ws[S_NCOV]
+    if ws[O_POKER_KEY] != key:
+        ws[O_POKER_KEY] = key
+        ws[O_POKER_OFFERED] = 0
+    if (ws[O_POKER_OFFERED] >> dfn) & 1:
+        return False
+    ws[O_POKER_OFFERED] |= ONE << dfn
+    ws[S_PHASE] = PH_SWAP
+    _ask(ws, dfn, K_SWAP, ws[S_HANDS + dfn])
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _apply_swap(rv, ws, seat, a, trace, tn, tracing):
+    """RUL-57..59: the defender gives the cards of `a` and takes as many from the top of the talon; his
+    go face down under the talon, above the face-up trump card, lowest first. Nobody sees them, so what
+    the table knew of his hand is forgotten (O_KNOWN)."""
+    taken = np.int64(0)
+    if a != 0:
+        tp = ws[S_TP]
+        tend = ws[S_TEND]
+        trump_in = ws[O_TRUMP_IN_TALON]
+        tc = ws[S_TALON + tend - 1]
+        k = popcount(a)
+        for i in range(k):
+            taken |= ONE << ws[S_TALON + tp + i]
+        j = 0
+        for i in range(tp + k, tend - trump_in):
+            ws[S_TALON + j] = ws[S_TALON + i]
+            j += 1
+        m = a
+        while m:
+            ws[S_TALON + j] = lowest(m)
+            m &= m - 1
+            j += 1
+        if trump_in != 0:
+            ws[S_TALON + j] = tc
+            j += 1
+        ws[S_TP] = 0
+        ws[S_TEND] = j
+        ws[S_TALON_MASK] = (ws[S_TALON_MASK] & ~taken) | a
+        _set_hand(ws, seat, (ws[S_HANDS + seat] & ~a) | taken)
+        ws[O_KNOWN + seat] = 0
+    if tracing:
+        emit(trace, tn, T_SWAP, seat, a, taken)
+    ws[S_PHASE] = PH_PCOVER if rv[R_MODE] == MODE_PROSTOY else PH_DEFEND
+
+
+# ---- the end of a bout ----------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
 def _end_prostoy_bout(rv, ws, rec, trace, tn, tracing):
     """RUL-11..13: covered pairs go to the discard, the rest is taken; both draw."""
     dfn = ws[O_DEFENDER]
@@ -1056,7 +1133,7 @@ def _score_result(rv, ws, rec, n):
     rec[F_SCORE_TIE] = 1 if sides > 1 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
     """RUL-17/18: the table is taken or discarded; everyone refills, the defender last."""
     if rv[R_TWO_PACKS] != 0:
@@ -1098,7 +1175,7 @@ def _ot_below(ws, n):
     return np.int64(((mix64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _to_discard(rv, ws, cards, trace, tn, tracing):
     """The beaten cards of a bout go to the discard. VAR-OT1 otboyny (RUL-54): every second bout that
     discards sends them into the talon instead, shuffled with its face-down cards, the trump card still
@@ -1323,6 +1400,8 @@ def _rest_at_decision(ws):
         chain.chain_rest(rv, ws)
     elif ph == PH_EXCHANGE:
         ws[S_LEGAL] = ONE
+    elif ph == PH_SWAP:
+        ws[S_LEGAL] = ws[S_HANDS + ws[O_DEFENDER]]
     elif ph == PH_LEAD:
         _ask_lead(rv, ws)
     elif ph == PH_PCOVER:

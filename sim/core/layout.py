@@ -20,8 +20,9 @@ def _place(fields, start=0):
 
 # ---- decision kinds (what a strategy is asked) and answers --------------------------------
 K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
+K_SWAP = 5  # poker_swap (VAR-PO1, RUL-55..59): a mask of 0..2 hand cards to swap for the top talon cards (0: none)
 K_NONE = -1  # the deal is over: nobody is to act
-KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
+KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange", "swap")
 NO_CARD = -1  # cover: take (simple durak: leave uncovered); throw_in: pass; transfer: do not transfer
 SHOW = 64  # transfer answer: card + SHOW = transfer by showing that card
 FROM_TALON = 1 << 36  # attack answer (armenian, RUL-45): lead the top card of the talon, blind and alone
@@ -55,6 +56,8 @@ _OBS_FIELDS = [
     ("REMOVED", 1),  # cards out of play (chukotsky, navaleny out_of_play): how many
     ("REMOVED_KNOWN", 1),  # the removed cards everybody saw (the turned trump card)
     ("DISCARDS", 1),  # otboyny: bouts that sent cards to the discard so far (every second goes to the talon)
+    ("POKER_KEY", 1), ("POKER_OFFERED", 1),  # poker_swap (VAR-PO1): the offers' key (1 + bout * 16, + the
+    # covers so far with every_cover; 0: none yet this deal) and the seats offered the swap under that key
     # -- scoring
     ("TABLE_BY", 12),  # who laid each attack card (the slot's seat; -1 empty): a pogon's maker (RUL-61)
     ("POINTS", 6), ("POGONY", 6), ("POGON_TOP", 6),  # per seat so far, kept when a scoring variant is on:
@@ -80,6 +83,7 @@ O_TRUMP_UNDER = _o["TRUMP_UNDER"]
 # -- leads
 # -- dealing and drawing
 O_REMOVED, O_REMOVED_KNOWN, O_DISCARDS = _o["REMOVED"], _o["REMOVED_KNOWN"], _o["DISCARDS"]
+O_POKER_KEY, O_POKER_OFFERED = _o["POKER_KEY"], _o["POKER_OFFERED"]
 # -- scoring
 O_TABLE_BY, O_POINTS, O_POGONY, O_POGON_TOP = _o["TABLE_BY"], _o["POINTS"], _o["POGONY"], _o["POGON_TOP"]
 # -- chain beating
@@ -120,6 +124,7 @@ S_HANDS2, S_TALON_MASK2 = _s["HANDS2"], _s["TALON_MASK2"]
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)
 PH_CHAIN, PH_CHAIN_END, PH_CHAIN_ANSWER = 7, 8, 9  # chain beating: beat the top card / the chain is over / an answer
+PH_SWAP = 10  # poker_swap (VAR-PO1): the defender is asked whether to swap before a cover decision
 
 # ---- the per-deal record: one int64 row per deal (sim.core.records names the fields) ----------
 _REC_FIELDS = [
@@ -159,4 +164,5 @@ MAX_BOUTS = 1000  # RUL-22: a deal still going after this many bouts is recorded
 # T_ATTACK: (T_ATTACK, attacker, card mask, 1 if the card was led from the talon (armenian) else 0)
 T_ATTACK, T_COVER, T_TAKE, T_THROW_IN, T_PASS, T_TRANSFER, T_SHOW, T_EXCHANGE, T_DEFEND, T_DEAL = range(1, 11)
 T_RESHUFFLE = 11  # VAR-OT1: (code, -1, card, index) per card of the talon after a discard is shuffled in
+T_SWAP = 12  # VAR-PO1: (code, defender, mask given away, mask taken from the talon); (code, defender, 0, 0): declined
 TRACE_CAP = 60000

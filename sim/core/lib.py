@@ -28,8 +28,9 @@ from sim.core.layout import (  # noqa: E402,F401  (the observation layout strate
     O_N, O_NTABLE, O_OUT, O_QUIET, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK,
     O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW, FROM_TALON,
 )
-from sim.core.layout import O_SEAT_TRUMPS  # noqa: E402
 from sim.core.layout import O_HAND2, O_KNOWN2, O_DISCARD2, TWIN_LEAD  # noqa: E402,F401  (two packs, VAR-BD1)
+from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER  # noqa: E402
+from sim.core.layout import K_SWAP  # noqa: E402,F401
 
 from sim.core.rules import (  # noqa: E402
     LEAD_TRYOSHKA, LEAD_ZANUDNY, MODE_PROSTOY, R_ARMENIAN, R_KOROLEVSKY, R_KOROLEVSKY_ANY_ACE, R_LEAD_RULE,
@@ -37,6 +38,7 @@ from sim.core.rules import (  # noqa: E402
     R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_TRYOSHKA_SAME_RANK, R_TWO_PAIR_SIZE, R_VARIANT_ANY, R_ZANUDNY_TRUMPS_APART,
 )
 from sim.core.rules import R_TWO_PACKS  # noqa: E402
+from sim.core.rules import R_POKER_EXACT  # noqa: E402
 
 
 @njit(cache=True, _nrt=False)
@@ -181,7 +183,7 @@ def beaters_for(obs, attack, seat):
     return _variant_beaters(obs, attack, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def cover_options_for(obs, attack, hand, seat):
     """Cards of `hand` that `seat` may cover `attack` with (RUL-10 and the §6 beating modifiers)."""
     if obs[O_RULES + R_VARIANT_ANY] == 0:
@@ -307,8 +309,10 @@ def tryoshka_size(obs, hand):
 @njit(cache=True, _nrt=False)
 def talon_lead_ok(obs):
     """VAR-AR1 (RUL-45/46): may the attacker lead the top card of the talon? Armenian on, and a face-down
-    card above the face-up trump card (the trump card itself is never led)."""
-    return obs[O_RULES + R_ARMENIAN] != 0 and obs[O_TALON] - (1 if obs[O_TRUMP_IN_TALON] != 0 else 0) > 0
+    card above the face-up trump card (the trump card itself is never led; with changing_trump, VAR-SM1, the
+    hidden card under it is no top card either)."""
+    return (obs[O_RULES + R_ARMENIAN] != 0
+            and obs[O_TALON] - (1 if obs[O_TRUMP_IN_TALON] != 0 else 0) - obs[O_TRUMP_UNDER] > 0)
 
 
 # ---- two packs (VAR-BD1, RUL-80..86): a multiset of cards is a pair of masks (m1, m2), m2 the cards held twice
@@ -379,7 +383,7 @@ def _variant_attack_ok(obs, hand, a):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attack_ok(obs, hand, a):
     """Is `a` a legal attack from `hand` now? The one test of a lead, read from the observation
     (rules vector and O_LIMIT), used by the core, by `random` and by the strategy helpers (RUL-11, RUL-14/15;
@@ -426,12 +430,34 @@ def variant_lead(obs, hand):
 
 
 @njit(cache=True, _nrt=False)
+def swap_cap(obs):
+    """VAR-PO1 (RUL-58): how many cards the swap may take: two, or fewer when the talon holds fewer face-down
+    cards (the face-up trump card is never taken)."""
+    k = obs[O_TALON] - obs[O_TRUMP_IN_TALON]
+    return k if k < 2 else np.int64(2)
+
+
+@njit(cache=True, _nrt=False)
+def swap_ok(obs, legal, a):
+    """VAR-PO1: a swap answer is a mask of hand cards (`legal`), at most swap_cap of them; with
+    poker_swap_count=exactly_two none or exactly two (RUL-56)."""
+    if a < 0 or (a & ~legal) != 0:
+        return False
+    k = popcount(a)
+    if obs[O_RULES + R_POKER_EXACT] != 0:
+        return k == 0 or (k == 2 and swap_cap(obs) >= 2)
+    return k <= swap_cap(obs)
+
+
+@njit(cache=True, _nrt=False)
 def option_ok(obs, kind, legal, a):
     """Is answer `a` to a decision of `kind` with legal mask `legal` allowed? (the attack: attack_ok)."""
     if kind == K_ATTACK:
         return attack_ok(obs, legal, a)
     if kind == K_EXCHANGE:
         return a == 0 or a == 1
+    if kind == K_SWAP:
+        return swap_ok(obs, legal, a)
     if a == NO_CARD:
         return True
     if a >= 0 and a < 36:

@@ -3,7 +3,7 @@
 For tests, `durak play`-style tools and notebooks; the batch engine drives the same kernels in
 compiled code. Options are the core's integer answers: an attack is a card bitmask, a cover,
 throw-in or transfer is a card (or ``NO_CARD`` = take / pass / no transfer), a show is
-``SHOW + card``, an exchange is 0 or 1.
+``SHOW + card``, an exchange is 0 or 1, a swap (VAR-PO1) a mask of 0..2 hand cards.
 """
 from __future__ import annotations
 
@@ -82,6 +82,14 @@ def _attack_sets(ws, out):
             out[count] = L.FROM_TALON
         count += 1
     return count
+
+
+def swap_options(obs, hand: int) -> list[int]:
+    """Every legal swap answer (VAR-PO1): masks of up to two hand cards, by the core's own test."""
+    from sim.core.lib import swap_ok
+    cards = [c for c in range(36) if (hand >> c) & 1]
+    masks = [0] + [1 << c for c in cards] + [(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]]
+    return [m for m in masks if swap_ok(obs, np.int64(hand), np.int64(m))]
 
 
 def series(rules: Rules, seed: int = 0, series: int = 0, deals: int = 1):
@@ -170,6 +178,8 @@ class Deal:
             return frozenset(sets)
         if kind == L.K_EXCHANGE:
             return frozenset((0, 1))
+        if kind == L.K_SWAP:
+            return frozenset(swap_options(self.ws, legal))
         opts = {c for c in range(36) if (legal >> c) & 1} | {L.NO_CARD}
         if kind == L.K_TRANSFER:
             show = int(self.ws[L.O_SHOW_LEGAL])

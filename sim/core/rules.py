@@ -212,7 +212,20 @@ DEALING_TOGGLES = (
     _m("albanian", (False, True), "VAR-AL1", "Албанский: the talon is sorted from high to low.",
        implemented=None),
     _m("poker_swap", (False, True), "VAR-PO1",
-       "Покерный: before beating, a player holding six cards or fewer may swap up to two cards with the talon."),
+       "Покерный: before beating, the defender holding six cards or fewer may swap up to two cards of his hand "
+       "for the top cards of the talon; his go face down under the talon, above the face-up trump card "
+       "(RUL-55..59).", implemented=None),
+    _m("poker_swap_when", ("first_cover", "every_cover"), "VAR-PO1",
+       "With poker_swap, when the defender is offered the swap (004 is silent; RUL-55): once per bout before "
+       "his first cover decision, or before every cover decision (simple durak's one-move defence: once).",
+       implemented=None),
+    _m("poker_swap_count", ("up_to_two", "exactly_two"), "VAR-PO1",
+       "With poker_swap, how many cards (004 «любые 2 карты»; RUL-56): up to two (0 = decline), or exactly two "
+       "(or none).", implemented=None),
+    _m("poker_swap_return", ("under_talon", "shuffled"), "VAR-PO1",
+       "With poker_swap, where the swapped-away cards go (004 is silent; RUL-57): face down under the talon "
+       "just above the face-up trump card (drawn last, lowest first), or shuffled into the face-down talon.",
+       implemented=("under_talon",)),
 )
 # scoring
 SCORING_TOGGLES = (
@@ -295,9 +308,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("pustoy", "VAR-PU1", "Пустой", {"draw_rule": "pustoy"}, "planned"),
     Variant("otboyny", "VAR-OT1", "Отбойный", {"otboyny": True}, "planned"),
     Variant("albansky", "VAR-AL1", "Албанский", {"albanian": True}, "planned"),
-    Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "planned",
-            "needs a new decision (which cards to swap with the talon) in the core, referee and strategies; "
-            "not played yet"),
+    Variant("pokerny", "VAR-PO1", "Покерный", {"poker_swap": True}, "played",
+            "the defender holding six cards or fewer may swap up to two cards with the talon before beating "
+            "(RUL-55..59)"),
     Variant("pogonny", "VAR-PG1", "Погонный", {"scoring": "pogonny"}, "played"),
     Variant("ochkovy", "VAR-OC1", "Очковый", {"scoring": "ochkovy"}, "played"),
     Variant("kitaisky", "VAR-CN1", "Китайский (оборотный)",
@@ -524,6 +537,8 @@ def _check_leads(family: str, n: int, t: dict) -> str | None:
 def _check_dealing(family: str, n: int, t: dict) -> str | None:
     if t["albanian"] and t["deal_rule"] != "standard":
         return f"albanian sorts the talon, but deal_rule={t['deal_rule']} leaves no talon to sort"
+    if t["albanian"] and t["poker_swap"]:
+        return "albanian (a sorted talon) and poker_swap (cards put back under the talon) contradict each other"
     if t["albanian"] and t["otboyny"]:
         return "albanian (a sorted talon) and otboyny (discards shuffled into the talon) contradict each other"
     return None
@@ -590,8 +605,9 @@ R_LEADS = R_OWN_TRUMPS + 1  # leads
 (R_LEAD_RULE, R_ZANUDNY_TRUMPS_APART, R_TRYOSHKA_SAME_RANK, R_ARMENIAN) = range(R_LEADS, R_LEADS + 4)
 R_DEALING = R_ARMENIAN + 1  # dealing and drawing
 (R_DEAL_RULE, R_PUSTOY, R_PUSTOY_REFILL, R_OTBOYNY, R_ALBANIAN, R_POKER, R_NAVALENY_OUT, R_NAVALENY_LEFTOVER_TRUMP,
- R_DEALING_ANY) = range(R_DEALING, R_DEALING + 9)
-R_SCORING = R_DEALING_ANY + 1  # scoring
+ R_DEALING_ANY, R_POKER_EVERY, R_POKER_EXACT) = range(R_DEALING, R_DEALING + 11)
+# R_POKER_EVERY: poker_swap_when=every_cover; R_POKER_EXACT: poker_swap_count=exactly_two (VAR-PO1)
+R_SCORING = R_POKER_EXACT + 1  # scoring
 (R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
 R_CHAIN = R_SCORING_RULE + 1  # chain beating
 (R_BOUT_RULE, R_TEN_ABOVE_KING, R_CLUBS_ONLY, R_CHINESE_TAKER_LEADS) = range(R_CHAIN, R_CHAIN + 4)
@@ -685,6 +701,8 @@ def _pack_dealing(v, t):
     v[R_OTBOYNY] = t["otboyny"]
     v[R_ALBANIAN] = t["albanian"]
     v[R_POKER] = t["poker_swap"]
+    v[R_POKER_EVERY] = t["poker_swap"] and t["poker_swap_when"] == "every_cover"
+    v[R_POKER_EXACT] = t["poker_swap"] and t["poker_swap_count"] == "exactly_two"
     v[R_NAVALENY_OUT] = t["navaleny_extra_cards"] == "out_of_play"
     v[R_NAVALENY_LEFTOVER_TRUMP] = t["navaleny_trump"] == "leftover_card"
     v[R_DEALING_ANY] = (v[R_DEAL_RULE] != 0 or v[R_PUSTOY] != 0 or v[R_OTBOYNY] != 0 or v[R_ALBANIAN] != 0

@@ -257,6 +257,9 @@ def _move_text(kind: int, value: int) -> str:
     if kind == 0:
         cards = [card_name(c) for c in cards_of(value)] if 0 < value < (1 << 36) else [f"<mask {value}>"]
         return f"attack with [{', '.join(cards)}]"
+    if kind == 5:  # K_SWAP (VAR-PO1): a card mask
+        cards = [card_name(c) for c in cards_of(value)] if 0 <= value < (1 << 36) else [f"<mask {value}>"]
+        return f"swap [{', '.join(cards)}]"
     if value == -1:
         return {1: "take", 2: "pass", 3: "no transfer"}.get(kind, f"{k} -1")
     if kind == 3 and SHOW <= value < SHOW + 36:

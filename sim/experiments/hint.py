@@ -32,7 +32,7 @@ from sim.core.cards import N_CARDS, card_name, lead_cards, parse_card
 from sim.core.lib import attack_ok, seed_stream
 from sim.core.machine import Deal
 from sim.core.rules import MODE_PROSTOY, PROSTOY, R_HAND, R_MODE, resolve
-from sim.referee.game import load_position
+from sim.referee.game import load_position, swap_offered
 
 Z95 = 1.959963984540054
 BUDGETS = {"fast": 200, "normal": 1000, "deep": 4000}
@@ -170,6 +170,10 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
         a = None
         if kind == L.K_EXCHANGE:
             a = 0 if table else None
+        elif kind == L.K_SWAP:  # VAR-PO1: an offer met while the table is laid again was declined or made already
+            pending = laid < len(table) or take or any(r[1] is not None and i not in covered
+                                                       for i, r in enumerate(table))
+            a = 0 if pending or seat in swap_offered(st) else None
         elif kind == L.K_ATTACK:
             if table and laid == 0:
                 if family in PROSTOY:
@@ -233,6 +237,9 @@ def describe(kind: int, option: int, ws) -> tuple[str, dict]:
     if kind == L.K_EXCHANGE:
         return ("exchange the trump six", {"type": "exchange_trump_six", "player": p}) if option == 1 else \
             ("keep the trump six", {"type": "keep_trump_six", "player": p})
+    if kind == L.K_SWAP:
+        cards = [card_name(c) for c in range(36) if (option >> c) & 1]
+        return ("swap " + " ".join(cards) if cards else "no swap"), {"type": "swap", "player": p, "cards": cards}
     if kind == L.K_COVER:
         tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
         if option == L.NO_CARD:
@@ -269,6 +276,9 @@ def library_choices(ws, names=("greedy", "expert", "counting", "tactics", "rando
         except Exception:  # noqa: BLE001 - a strategy missing from this checkout
             continue
         fn = getattr(mod, L.KIND_NAMES[kind], None)
+        if fn is None and kind == L.K_SWAP:
+            out[name] = 0  # no swap function: it never swaps (sim.core.dispatch.NO_DEFAULT)
+            continue
         if fn is None:
             from strategies import greedy as fn_mod
             fn = getattr(fn_mod, L.KIND_NAMES[kind])

@@ -66,6 +66,8 @@ class Opponent:
     def answer(self, deal: Deal, seat: int, kind: int) -> int:
         from strategies import greedy
         fn = getattr(self.mod, L.KIND_NAMES[kind], None) or getattr(greedy, L.KIND_NAMES[kind])
+        if kind == L.K_SWAP and not hasattr(self.mod, "swap"):
+            return 0  # a strategy without a swap function never swaps (sim.core.dispatch.NO_DEFAULT)
         obs = deal.observe(seat)
         obs.flags.writeable = False
         return int(fn(obs, np.int64(deal.ws[L.S_LEGAL]), self.params, self.rng))
@@ -163,6 +165,8 @@ class Game:
         words = {"take": (L.NO_CARD, {"type": "take", "player": p}), "pass": (L.NO_CARD, {"type": "pass", "player": p}),
                  "swap": (1, {"type": "exchange_trump_six", "player": p}), "exchange": (1, {"type": "exchange_trump_six", "player": p}),
                  "keep": (0, None), "no": (L.NO_CARD, None)}
+        if kind == L.K_SWAP and t in ("no", "keep", "none", "pass"):  # VAR-PO1: decline the swap
+            return 0, {"type": "swap", "player": p, "cards": []}
         if t == "talon" and kind == L.K_ATTACK:  # armenian: lead the top card of the talon (RUL-45)
             return L.FROM_TALON, {"type": "attack", "player": p, "from_talon": True}
         if t in words:
@@ -179,6 +183,8 @@ class Game:
             for x in cards:  # a card named twice (two packs): its twin bit (RUL-83)
                 mask |= (1 << (L.TWIN_LEAD + (x & 3))) if (mask >> x) & 1 else 1 << x
             return mask, {"type": "attack", "player": p, "cards": [card_name(x) for x in cards]}
+        if kind == L.K_SWAP:  # VAR-PO1: the cards to give to the talon
+            return sum(1 << x for x in cards), {"type": "swap", "player": p, "cards": [card_name(x) for x in cards]}
         if len(cards) != 1:
             return None, ({"type": "throw_in", "player": p, "cards": [card_name(x) for x in cards]}
                           if kind == L.K_THROW_IN else None)

@@ -22,6 +22,8 @@ def traced_with_error(runner, seed: int, series: int, deals: int = 1) -> tuple[l
 
 def answer_as_action(kind: int, value: int, seat: int) -> dict | None:
     """The core's (kind, value) of an illegal answer as a position-format action, when it is one."""
+    if kind == 5 and 0 <= value < (1 << 36):  # K_SWAP (VAR-PO1): a mask of hand cards
+        return {"type": "swap", "player": seat, "cards": [card_name(c) for c in cards_of(value)]}
     if kind == 0 and value == (1 << 36):  # FROM_TALON (armenian, RUL-45)
         return {"type": "attack", "player": seat, "from_talon": True}
     if kind == 0 and 0 < value < (1 << 36):

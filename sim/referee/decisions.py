@@ -11,6 +11,8 @@ be compared with the core's at every decision:
 - ``K_THROW_IN``: a card to throw in, or ``-1`` (pass).
 - ``K_TRANSFER``: a card to lay, ``64 + card`` to show (``transfer_by_showing``), or ``-1`` (no transfer).
 - ``K_EXCHANGE``: ``0`` keep, ``1`` swap the trump six for the face-up trump card.
+- ``K_SWAP`` (poker_swap, VAR-PO1): an int bitmask of 0..2 hand cards to give for the top talon cards
+  (``0``: no swap); asked of the defender right before a cover decision (RUL-55).
 
 Public API
 ----------
@@ -36,8 +38,8 @@ from sim.core.cards import parse_card
 from sim.referee import chain
 from sim.referee.game import RESULT_KEYS, State, _cover_problem, apply, check, nm, trace_state
 
-K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE = 0, 1, 2, 3, 4
-KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange")
+K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, K_EXCHANGE, K_SWAP = 0, 1, 2, 3, 4, 5
+KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange", "swap")
 NO_CARD = -1
 SHOW = 64
 FROM_TALON = 1 << 36  # attack: lead the top card of the talon (armenian, RUL-45)
@@ -76,6 +78,12 @@ def _anytime_open(st: State) -> bool:
 
 
 # ---- who acts -------------------------------------------------------------------------------
+def _swap_due(st: State) -> bool:
+    """VAR-PO1 / RUL-55: the defender is offered the poker swap now (before the cover decision the procedure
+    would ask next): the referee's check of a declined swap says whether the offer stands."""
+    return bool(st.t("poker_swap")) and check(st, {"type": "swap", "player": st.defender, "cards": []}).legal
+
+
 def _exchange_holder(st: State):
     """RUL-9: the seat the core offers the exchange to at the start of this bout, or None."""
     if not st.t("trump_six_exchange") or _exchange_asked(st) or st.trump_suit is None:
@@ -136,6 +144,8 @@ def to_act(st: State):
         return st.attacker, K_ATTACK
     d = st.defender
     if st.prostoy:
+        if not _pending(st) and _swap_due(st):  # RUL-55: once, before the one-move defence
+            return d, K_SWAP
         return d, K_COVER  # RUL-12: one cover decision per attack card, in table order
     if _anytime_open(st):  # RUL-17: with any_time the others may throw in before the defender answers
         p = _next_thrower(st, skip_attacker=True)
@@ -144,6 +154,8 @@ def to_act(st: State):
     if st.uncovered() and not st.take_declared:
         if st.covers_on_table() == 0 and _transfer_options(st):
             return d, K_TRANSFER
+        if _swap_due(st):
+            return d, K_SWAP
         return d, K_COVER
     p = _next_thrower(st, skip_attacker=False)
     if p is None:  # the referee ends the bout by itself when nobody may throw in (RUL-17)
@@ -253,6 +265,8 @@ def legal_options(st: State) -> frozenset[int]:
     p, kind = who
     if kind == K_EXCHANGE:
         return frozenset({0, 1})
+    if kind == K_SWAP:
+        return frozenset(_swap_options(st, p))
     if kind == K_ATTACK:
         return frozenset(_attack_options(st))
     if kind == K_COVER:
@@ -270,6 +284,14 @@ def legal_options(st: State) -> frozenset[int]:
             out.add(NO_CARD)
         return frozenset(out)
     return frozenset(_transfer_options(st) | {NO_CARD})
+
+
+def _swap_options(st: State, p: int) -> set[int]:
+    """VAR-PO1: every set of at most two hand cards the referee's check allows (the empty set: no swap)."""
+    hand = sorted(c for c in st.hands[p] if c is not None)
+    cands = [()] + [(c,) for c in hand] + list(combinations(hand, 2))
+    return {_mask(sub) for sub in cands
+            if check(st, {"type": "swap", "player": p, "cards": [card_name(c) for c in sub]}).legal}
 
 
 # ---- applying an option ---------------------------------------------------------------------
@@ -296,6 +318,9 @@ def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> l
     if kind == K_EXCHANGE:
         st._dec_exchange_bout = st.bout
         return apply(st, {"type": "exchange_trump_six", "player": p}) if option == 1 else []
+    if kind == K_SWAP:
+        return apply(st, {"type": "swap", "player": p, "cards": [card_name(c) for c in range(N_CARDS)
+                                                                  if option >> c & 1]})
     if kind == K_ATTACK:
         cards = [card_name(c) for c in lead_cards(option)]  # table order: ascending (RUL-11), twins last (RUL-83)
         bout = st.bout
@@ -340,6 +365,12 @@ def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> l
 def describe_option(kind: int, option: int) -> str:
     if kind == K_EXCHANGE:
         return {0: "keep the trump six", 1: "swap the trump six"}.get(option, f"exchange answer {option}")
+    if kind == K_SWAP:
+        if option == 0:
+            return "no swap"
+        if option < 0 or option >> N_CARDS:
+            return f"swap mask {option}"
+        return "swap " + "+".join(card_name(c) for c in range(N_CARDS) if option >> c & 1)
     if kind == K_ATTACK:
         if option == FROM_TALON:
             return "lead the top talon card"
@@ -396,6 +427,8 @@ def _decisions_of(st: State, a: dict) -> list[tuple[int, int, int]]:
         return [(p, K_TRANSFER, SHOW + _card(a["card"]))]
     if t == "exchange_trump_six":
         return [(p, K_EXCHANGE, 1)]
+    if t == "swap":
+        return [(p, K_SWAP, _mask(_card(x) for x in a.get("cards") or []))]
     if t == "defend":
         covers = {_card(x["attack"]): _card(x["cover"]) for x in a.get("covers") or []}
         out = []

@@ -33,7 +33,7 @@ from sim.core.rules import PROSTOY, THROW_IN, TOGGLE_BY_NAME, Rules, resolve, te
 
 SIX, ACE = 0, 8  # rank indices of the six and the ace (sim.core.cards: rank 0..8 = 6..A)
 ACTION_TYPES = ("attack", "cover", "defend", "throw_in", "take", "transfer", "transfer_by_showing",
-                "exchange_trump_six", "pass")
+                "exchange_trump_six", "pass", "swap")
 RESULT_KEYS = ("fool", "losing_team", "outcome", "places", "bouts",
                "points", "pogony", "pogon_top", "score_winners")  # the last four: scoring variants (else None)
 
@@ -141,6 +141,10 @@ class State:
         self.points = [0] * self.n                  # opponents' cards beaten (RUL-60)
         self.pogony = [0] * self.n                  # pogony inflicted (RUL-61)
         self.pogon_top: list = [None] * self.n      # rank index of the highest pogon inflicted
+        # VAR-PO1 poker_swap (RUL-55): the seats already offered the swap at this point of the bout, and
+        # that point (bout, covers on the table with every_cover, else 0)
+        self.swap_key: tuple | None = None
+        self.swap_offered: set[int] = set()
 
     # ---- small queries -------------------------------------------------------------------
     def t(self, name: str, default=None):
@@ -244,6 +248,7 @@ class State:
         c.shown_players_bout = set(self.shown_players_bout)
         c.shown_cards_bout = set(self.shown_cards_bout)
         c.shown_trumps_deal = set(self.shown_trumps_deal)
+        c.swap_offered = set(self.swap_offered)
         c.unknown_draws = list(self.unknown_draws)
         c.laid_by = dict(self.laid_by)
         c.points, c.pogony, c.pogon_top = list(self.points), list(self.pogony), list(self.pogon_top)
@@ -319,6 +324,8 @@ class State:
             pos["scores"] = self.scores()
         if self.t("otboyny"):
             pos["discard_bouts"] = self.discard_bouts
+        if self.t("poker_swap") and self.table and swap_offered(self):
+            pos["swap_offered"] = sorted(swap_offered(self))  # VAR-PO1: who has had the swap at this point
         # The referee's own bookkeeping (read back by load_position; ignored by other readers).
         pos["bout_number"] = self.bout if self.bout_known else None
         pos["bout_opener"] = self.bout_opener
@@ -534,6 +541,11 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     if loc == "removed_from_play" and (st.trump_card is None or st.trump_card not in st.removed):
         raise ValueError("trump_card_location is removed_from_play but removed_from_play does not list the trump card")
     st.discard_bouts = int(position.get("discard_bouts", 0))
+    if position.get("swap_offered") is not None:
+        if not st.t("poker_swap"):
+            raise ValueError("swap_offered needs the poker_swap modifier (VAR-PO1)")
+        st.swap_offered = {int(s) for s in position["swap_offered"]}
+        st.swap_key = "loaded"  # fixed below, once the bout and the table are known
     total_known = len(st.talon) + sum(len(h) for h in st.hands) + sum(1 + (p[1] is not None) for p in st.table)
     total_known += len(st.removed)
     dc = position.get("discard_count")
@@ -574,6 +586,8 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     st.points = [int(x) for x in sc.get("points") or [0] * n]
     st.pogony = [int(x) for x in sc.get("pogony") or [0] * n]
     st.pogon_top = [None if x is None else RANKS.index(str(x).upper()) for x in sc.get("pogon_top") or [None] * n]
+    if st.swap_key == "loaded":
+        st.swap_key = _swap_key(st)
     if position.get("result"):
         st.result = dict(position["result"])
     elif st.attacker is None or st.defender is None:
@@ -1092,7 +1106,8 @@ def _check_talon_lead(st: State, p: int, a: dict) -> Verdict:
     """VAR-AR1 / RUL-45..47: the top card of the talon as the whole lead, blind."""
     _require(bool(st.t("armenian")), "VAR-AR1",
              "a bout is opened from the talon only in Armenian durak (armenian=true)")
-    face_down = len(st.talon) - (1 if st.trump_under_talon() else 0)
+    # the face-up trump card is never led, nor (VAR-SM1, RUL-35) the hidden card lying under it
+    face_down = len(st.talon) - (1 if st.trump_under_talon() else 0) - (1 if st.card_under_trump else 0)
     _require(face_down > 0, "RUL-46",
              "the talon holds no face-down card to lead" + (" (the face-up trump card is never led)"
                                                            if st.trump_under_talon() else ""))
@@ -1329,6 +1344,63 @@ def _check_exchange(st: State, a: dict) -> Verdict:
     return Verdict(True, rule, f"player {p} may swap {nm(six)} for the face-up {nm(st.trump_card)}")
 
 
+def _swap_key(st: State) -> tuple:
+    """RUL-55: the point of the bout a swap offer belongs to: the bout, and with every_cover (not in simple
+    durak, whose defence is one move) the number of covers on the table."""
+    every = st.t("poker_swap_when") == "every_cover" and not st.prostoy
+    return (st.bout, st.covers_on_table() if every else 0)
+
+
+def swap_offered(st: State) -> set:
+    """The seats already offered the poker swap at this point of the bout (VAR-PO1, RUL-55)."""
+    return st.swap_offered if st.swap_key == _swap_key(st) else set()
+
+
+def face_down_talon(st: State) -> int:
+    """Talon cards above the face-up trump card (all of them when it has been drawn): what a swap may take."""
+    return len(st.talon) - (1 if st.trump_under_talon() else 0)
+
+
+def _check_swap(st: State, a: dict) -> Verdict:
+    """VAR-PO1 (RUL-55..58): before beating, the defender holding at most six cards may give up to two
+    cards of his hand (exactly two with poker_swap_count=exactly_two; none = he declines) for as many from
+    the top of the talon; never the face-up trump card."""
+    _not_over(st)
+    p = _seat(st, a.get("player"))
+    _require(st.t("poker_swap"), "VAR-PO1", "the poker swap is not played under these rules (poker_swap=false)")
+    _require(st.table, "RUL-55", "no bout is open: the swap comes before beating an attack card")
+    _require(p == st.defender, "VAR-PO1", f"only the defender (player {st.defender}) may swap before beating")
+    _require(not st.take_declared, "POD-D5", "the defender has said 'I take': he beats nothing more")
+    _require(st.uncovered(), "RUL-55", "every attack card is covered: there is nothing to beat")
+    raw = a.get("cards")
+    cards = _card_list(raw) if raw else []
+    exact = st.t("poker_swap_count") == "exactly_two"
+    need = 2 if exact else 1
+    held = len(st.hands[p])
+    _require(held <= 6, "VAR-PO1", f"player {p} holds {held} cards: the swap needs six cards or fewer")
+    _require(held >= need, "RUL-58", f"player {p} holds {held} card(s): too few to swap {need}")
+    fd = face_down_talon(st)
+    _require(fd >= need, "RUL-58", f"the talon has {fd} face-down card(s) above the face-up trump card, which is "
+                                   f"never taken: no swap of {need} card(s) is possible")
+    when = ("before his first cover of the bout" if st.t("poker_swap_when") != "every_cover" or st.prostoy
+            else "before this cover")
+    _require(p not in swap_offered(st), "RUL-55", f"player {p} has had his swap {when}")
+    _require(len(set(cards)) == len(cards), "RUL-56", "a card is named twice")
+    for c in cards:
+        _in_hand(st, p, c)
+    if exact:
+        _require(len(cards) in (0, 2), "RUL-56", f"poker_swap_count=exactly_two: swap two cards or none, "
+                                                 f"not {len(cards)}")
+    else:
+        _require(len(cards) <= 2, "RUL-56", f"at most two cards are swapped, not {len(cards)}")
+    _require(len(cards) <= fd, "RUL-58", f"the talon has only {fd} face-down card(s) to swap for; the face-up "
+                                         f"trump card is never taken")
+    if not cards:
+        return Verdict(True, "RUL-56", f"player {p} declines the swap")
+    return Verdict(True, "VAR-PO1", f"player {p} gives {_join(cards)} for the top {len(cards)} talon card(s); "
+                                    f"his go face down under the talon (RUL-57)")
+
+
 def _check_pass(st: State, a: dict) -> Verdict:
     _not_over(st)
     p = _seat(st, a.get("player"))
@@ -1378,7 +1450,7 @@ def _check_throw_in(st: State, a: dict) -> Verdict:
 _CHECKERS = {
     "attack": _check_attack, "cover": _check_cover, "defend": _check_defend, "throw_in": _check_throw_in,
     "take": _check_take, "transfer": _check_transfer, "transfer_by_showing": _check_show,
-    "exchange_trump_six": _check_exchange, "pass": _check_pass,
+    "exchange_trump_six": _check_exchange, "pass": _check_pass, "swap": _check_swap,
 }
 
 
@@ -1508,6 +1580,8 @@ def _do(st: State, a: dict) -> list[dict]:
         st.talon[-2 if st.card_under_trump else -1] = six  # RUL-35: the face-up card is above the hidden one
         st.trump_card = six
         events.append({"event": "exchange_trump_six", "player": p, "gave": nm(six), "got": nm(old)})
+    elif kind == "swap":
+        _do_swap(st, p, [_card(x) for x in a.get("cards") or []], events)
     elif kind == "pass":
         st.passed.add(p)
         events.append({"event": "pass", "player": p})
@@ -1515,6 +1589,30 @@ def _do(st: State, a: dict) -> list[dict]:
     else:  # pragma: no cover - check() refuses unknown types
         raise RefereeError(f"unknown action type {kind!r}")
     return events
+
+
+def _do_swap(st: State, p: int, cards: list, events: list) -> None:
+    """RUL-57/59: the top len(cards) talon cards to the defender; his cards face down under the talon, above the
+    face-up trump card, the lowest first (drawn first). Nobody but him sees any of them."""
+    key = _swap_key(st)
+    if st.swap_key != key:
+        st.swap_key, st.swap_offered = key, set()
+    st.swap_offered.add(p)
+    if not cards:
+        events.append({"event": "swap", "player": p, "gave": [], "got": []})
+        return
+    got = st.talon[:len(cards)]
+    del st.talon[:len(cards)]
+    for c in cards:
+        st.hands[p].remove(c)
+    st.hands[p].extend(got)
+    st.unknown_draws[p] += sum(1 for c in got if c is None)
+    under = sorted(cards)
+    if st.trump_under_talon():
+        st.talon[-1:-1] = under
+    else:
+        st.talon.extend(under)
+    events.append({"event": "swap", "player": p, "gave": _names(cards), "got": _names(got)})
 
 
 def _do_throw_card(st: State, p: int, c: int, events: list) -> None:

@@ -66,6 +66,11 @@ def _tell(e: dict, who) -> list[str]:
         return [f"  {who(e['player'])} shows {e['card']} and transfers: {who(e['new_defender'])} must defend"]
     if k == "exchange_trump_six":
         return [f"  {who(e['player'])} exchanges {e['gave']} for the face-up {e['got']}"]
+    if k == "swap":  # VAR-PO1
+        if not e["gave"]:
+            return [f"  {who(e['player'])} does not swap"]
+        return [f"  {who(e['player'])} swaps {' '.join(e['gave'])} for {' '.join(c or '?' for c in e['got'])} "
+                f"from the talon (his go under it)"]
     if k == "draw":
         return [f"  {who(e['player'])} draws {' '.join(c or '?' for c in e['cards'])}"]
     if k == "out":

@@ -58,6 +58,8 @@ def decode(rows: np.ndarray) -> tuple[list[list[dict]], list[list[list[str]]]]:
             acts.append({"type": "transfer_by_showing", "player": p, "card": card_name(a)})
         elif code == E.T_EXCHANGE:
             acts.append({"type": "exchange_trump_six", "player": p})
+        elif code == E.T_SWAP:  # VAR-PO1: also a declined swap (no cards), so replay needs no inference
+            acts.append({"type": "swap", "player": p, "cards": [card_name(c) for c in cards_of(a)]})
         elif code == E.T_DEFEND:
             if a >= 0:
                 covers.append({"attack": card_name(a), "cover": card_name(b)})
