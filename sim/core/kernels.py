@@ -1136,9 +1136,6 @@ def _score_result(rv, ws, rec, n):
 @njit(cache=True, _nrt=False, inline="always")
 def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
     """RUL-17/18: the table is taken or discarded; everyone refills, the defender last."""
-    if rv[R_TWO_PACKS] != 0:
-        _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
-        return
     n = rv[R_NPLAYERS]
     dfn = ws[O_DEFENDER]
     tm = ws[O_TABLE_MASK]
@@ -1639,8 +1636,42 @@ def _apply2(rv, ws, rec, a, trace, tn, tracing):
             ws[S_PHASE] = PH_DEFEND
     elif kind == K_TRANSFER:
         _apply_transfer2(rv, ws, rec, seat, a, trace, tn, tracing)
-    advance(rv, ws, rec, trace, tn, tracing)
+    _advance2(rv, ws, rec, trace, tn, tracing)
     return True
+
+
+@njit(cache=True, _nrt=False)
+def _advance2(rv, ws, rec, trace, tn, tracing):
+    """`advance` with two packs (podkidnoy and perevodnoy only, RUL-80): the bout ends in _end_throw_bout2."""
+    while True:
+        ph = ws[S_PHASE]
+        if ph == PH_BOUT:
+            if _open_bout(rv, ws, rec):
+                return
+            ph = PH_LEAD
+        if ph == PH_LEAD:
+            _ask_lead(rv, ws)
+            return
+        if ph == PH_OVER:
+            return
+        if ph == PH_DEFEND:
+            if _defender_decision(rv, ws):
+                return
+            if ws[O_TAKING] != 0 and rv[R_THROW_AFTER_TAKE] == 0:
+                _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
+                continue
+            ws[S_THROW_I] = 0
+            ws[S_ATT_DONE] = ws[S_SKIP_ATT]
+            ws[S_PHASE] = PH_THROW
+            ph = PH_THROW
+        if ph == PH_THROW:
+            if _thrower_decision(rv, ws):
+                return
+            if ws[S_SKIP_ATT] != 0:
+                ws[S_SKIP_ATT] = 0
+                ws[S_PHASE] = PH_DEFEND
+                continue
+            _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
 
 
 @njit(cache=True, _nrt=False)
