@@ -18,7 +18,7 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply, sample_hidden
+from sim.core.kernels import apply_any, sample_hidden  # apply_any: two packs too (VAR-BD1)
 from sim.core.layout import F_OUTCOME, F_SIZE, STATE_SIZE
 from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, attack_ok, bit, lowest, popcount
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
@@ -47,7 +47,7 @@ def _playout(rv, ws, lead, rec, srng):
     seat (the search player's playout with its greedy policy)."""
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
-    if apply(rv, ws, rec, lead, trace, tn, False):
+    if apply_any(rv, ws, rec, lead, trace, tn, False):
         _search.playout(rv, ws, rec, trace, tn, np.zeros(16, dtype=np.float64), srng, 0)
 
 

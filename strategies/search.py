@@ -23,7 +23,8 @@ lead only. Deterministic for a given seed: all its randomness comes from the `rn
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply, sample_hidden
+from sim.core.kernels import apply, apply_any, sample_hidden  # apply_any: two packs too (VAR-BD1)
+from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.layout import (
     F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR,
     O_KIND,
@@ -32,7 +33,7 @@ from sim.core.layout import (
 from sim.core.lib import (
     O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount, swap_ok,
 )
-from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
+from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS
 from strategies import expert as _expert
 from strategies import greedy as _greedy
 
@@ -85,6 +86,8 @@ def _policy(kind, obs, legal, pz, srng, which):
 @njit(cache=True)
 def playout(rv, ws, rec, trace, tn, pz, srng, which):
     """Play a full state to the end with one policy in every seat. False if an answer was illegal."""
+    if rv[R_TWO_PACKS] != 0:  # two packs (VAR-BD1): the loop of its own keeps `apply`'s one-pack loop as it was
+        return _playout_two_packs(rv, ws, rec, trace, tn, pz, srng, which)
     obs = ws[:O_SIZE]
     while True:
         kind = ws[O_KIND]
@@ -95,6 +98,23 @@ def playout(rv, ws, rec, trace, tn, pz, srng, which):
         ws[O_HAND] = ws[S_HANDS + seat]
         a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
         if not apply(rv, ws, rec, a, trace, tn, False):
+            return False
+
+
+@njit(cache=True)
+def _playout_two_packs(rv, ws, rec, trace, tn, pz, srng, which):
+    """`playout` with two packs: the actor's twins in the observation, answers through `apply_any`."""
+    obs = ws[:O_SIZE]
+    while True:
+        kind = ws[O_KIND]
+        if kind < 0:
+            return True
+        seat = ws[O_ACTOR]
+        ws[O_SEAT] = seat
+        ws[O_HAND] = ws[S_HANDS + seat]
+        ws[O_HAND2] = ws[S_HANDS2 + seat]
+        a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
+        if not apply_any(rv, ws, rec, a, trace, tn, False):
             return False
 
 
@@ -228,7 +248,7 @@ def evaluate(obs, cands, nc, samples, which, rng, tally):
             for s in range(6):
                 rec[F_OUTCOME + s] = OUT_ESCAPED
             srng[0] = seed
-            if not apply(rv, ws, rec, cands[j], trace, tn, False):
+            if not apply_any(rv, ws, rec, cands[j], trace, tn, False):
                 continue
             if not playout(rv, ws, rec, trace, tn, pz, srng, which):
                 continue

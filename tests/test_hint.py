@@ -58,7 +58,17 @@ def _referee_options(st, ws):
     return ok
 
 
-COMPARABLE = [e for e in EXAMPLES if not (e["family"] in PROSTOY and e["action"].get("type") == "defend")]
+# durak hint does not read two-pack positions yet (VAR-BD1, refused with a reason: test_two_pack_positions_are_refused)
+TWO_PACKS = [e for e in EXAMPLES if "bolshoy" in str(e["toggles"].get("variant", "")) or e["toggles"].get("two_packs")]
+COMPARABLE = [e for e in EXAMPLES if not (e["family"] in PROSTOY and e["action"].get("type") == "defend")
+              and e not in TWO_PACKS]
+
+
+def test_two_pack_positions_are_refused():
+    assert TWO_PACKS
+    for ex in TWO_PACKS:
+        with pytest.raises(ValueError, match="does not read two-pack positions yet"):
+            H.to_core(ex["family"], ex["toggles"], ex["position"])
 
 
 @pytest.mark.parametrize("ex", COMPARABLE, ids=[e["id"] for e in COMPARABLE])
@@ -155,4 +165,5 @@ def test_start_of_deal_and_cli(tmp_path):
     out = subprocess.run([sys.executable, "-m", "sim.cli", "hint", str(ROOT / "docs/examples/positions.json"),
                           "--budget", "20"], capture_output=True, text=True, cwd=ROOT, timeout=600)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.count("fool probability of seat") == len(EXAMPLES)
+    assert out.stdout.count("fool probability of seat") == len(EXAMPLES) - len(TWO_PACKS)
+    assert out.stdout.count("does not read two-pack positions yet") == len(TWO_PACKS)

@@ -47,7 +47,7 @@ def test_every_registry_toggle_of_rules_md_is_known():
     ("prostoy_5", 4, {"teams": "2v2"}, "does not apply to prostoy_5"),
     ("podkidnoy", 2, {"partial_defence": "true"}, "does not apply to podkidnoy"),
     ("podkidnoy", 2, {"transfer_in_first_bout": "true"}, "does not apply to podkidnoy"),
-    ("podkidnoy", 2, {"variant": "bolshoy"}, "not played yet"),
+    ("podkidnoy", 2, {"variant": "bolshoy", "korolevsky": "true"}, "two_packs is not combined"),
     ("podkidnoy", 2, {"draw_possible": "false"}, "not allowed"),
 ])
 def test_bad_rules_get_a_clear_error(family, n, toggles, message):

@@ -52,3 +52,17 @@ def mask_of(cards) -> int:
 
 def cards_of(mask: int) -> list[int]:
     return [c for c in range(N_CARDS) if mask >> c & 1]
+
+
+TWIN_LEAD = 37  # as sim.core.layout.TWIN_LEAD
+
+
+def lead_cards(mask: int) -> list[int]:
+    """An attack answer -> its cards in table order: the mask's cards ascending, then (two packs, RUL-83)
+    the twins its bits TWIN_LEAD + suit add, ascending."""
+    kinds = cards_of(mask)
+    tw = (mask >> TWIN_LEAD) & 0xF
+    if not tw or not kinds:
+        return kinds
+    r = kinds[0] >> 2
+    return kinds + [r * 4 + s for s in range(4) if tw >> s & 1]

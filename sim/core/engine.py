@@ -12,10 +12,11 @@ it says nothing about the deal's stream.
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import after_deal, apply, new_series, start_deal
+from sim.core.kernels import after_deal, apply, apply_any, new_series, start_deal
 from sim.core.layout import F_DEAL, F_ERROR, F_GAME, F_SERIES, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK, S_HANDS, S_LEGAL
+from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.lib import mix64, rng_below, seed_stream
-from sim.core.rules import R_NPLAYERS
+from sim.core.rules import R_NPLAYERS, R_TWO_PACKS
 
 # --- DISPATCH BEGIN ---
 
@@ -40,6 +41,25 @@ def play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status):
         status[2] += 1
         a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
         if not apply(rv, ws, rec, a, trace, tn, tracing):
+            return
+
+
+@njit(cache=True, _nrt=False)
+def play_any(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status):
+    """`play` for the rule sets `apply` does not play (two packs, VAR-BD1): the actor's twins in the
+    observation too, and `apply_any`."""
+    while True:
+        kind = ws[O_KIND]
+        if kind < 0:
+            return
+        seat = ws[O_ACTOR]
+        ws[O_SEAT] = seat
+        ws[O_HAND] = ws[S_HANDS + seat]
+        ws[O_HAND2] = ws[S_HANDS2 + seat]
+        status[1] = seat
+        status[2] += 1
+        a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
+        if not apply_any(rv, ws, rec, a, trace, tn, tracing):
             return
 
 
@@ -72,9 +92,12 @@ def play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, row0, de
         status[0] = series * n_deals + d
         start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing)
         if tracing:
-            for i in range(36):
+            for i in range(deck_out.shape[1]):
                 deck_out[d, i] = ws[S_DECK + i]
-        play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
+        if rv[R_TWO_PACKS] != 0:
+            play_any(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
+        else:
+            play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
         if rec[F_ERROR]:
             return
         dealer, prev_fool = after_deal(rv, rec, dealer)
@@ -85,7 +108,7 @@ def play_batch(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs
     """Series series0 .. series0+n_series-1; recs has n_series*n_deals rows. Releases the GIL:
     the batch runner runs chunks on threads, and each series' seed makes the split irrelevant.
     `status` ([game, seat, decisions]) says where the chunk is, for a watchdog reading it from outside."""
-    deck_out = np.zeros((1, 36), dtype=np.int64)
+    deck_out = np.zeros((1, 72), dtype=np.int64)
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
     rngs = np.zeros(1, dtype=np.uint64)

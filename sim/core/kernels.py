@@ -37,12 +37,14 @@ from sim.core.layout import (
     T_COVER, T_DEAL, T_DEFEND, T_EXCHANGE, T_PASS, T_SHOW, T_TAKE, T_THROW_IN, T_TRANSFER,
 )
 from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER
+from sim.core.layout import O_DISCARD2, O_HAND2, O_KNOWN2, S_HANDS2, S_TALON_MASK2
 from sim.core.layout import K_SWAP, O_POKER_KEY, O_POKER_OFFERED, PH_SWAP, T_SWAP
 
 from sim.core.lib import (
     FULL, NIBBLE_LOW, RANK_MASKS, cover_options_for, lowest, mix64, option_ok, popcount, random_card, rng_next,
     same_rank_cards, swap_cap, trump_of,
 )
+from sim.core.lib import multi_add, multi_remove, rng_below, twin_lead_cards
 from sim.core.rules import (
     LATER_IZ_POD, LATER_LEFT_OF_DEALER, LATER_LOWEST_TRUMP, LATER_POD, MODE_PEREVODNOY, MODE_PROSTOY,
     R_ATT_DRAW_NOW, R_EXCHANGE, R_EXCHANGE_WHILE_TRUMP, R_FALLBACK_LOWEST_CARD, R_FIRST_BOUT_MAX,
@@ -58,6 +60,7 @@ from sim.core.rules import (
     R_CHANGING_TRUMP, R_FIXED_TRUMP, R_NO_TRUMP, R_OWN_TRUMPS, R_SPADE_TURNUP, R_SPADES_ONLY, R_VARIANT_ANY,
     TURNUP_REDEAL,
 )
+from sim.core.rules import R_BIG_LOSS_AT, R_TWO_PACKS
 from sim.core.rules import R_POKER, R_POKER_EVERY, R_POKER_EXACT
 
 ONE = np.int64(1)
@@ -212,6 +215,8 @@ def fail(ws, rec, seat, kind, value):
 @njit(cache=True, _nrt=False)
 def conserved(ws, n):
     """Every card in exactly one place (hands, talon, discard, table); hand sizes match the hands."""
+    if ws[O_RULES + R_TWO_PACKS] != 0:
+        return conserved2(ws, n)
     every = ws[S_TALON_MASK] | ws[O_DISCARD] | ws[O_TABLE_MASK] | ws[S_REMOVED]
     count = (popcount(ws[S_TALON_MASK]) + popcount(ws[O_DISCARD]) + popcount(ws[O_TABLE_MASK])
              + popcount(ws[S_REMOVED]))
@@ -456,6 +461,9 @@ def deal(rv, drng, ws, dealer):
     else:
         ws[O_TRUMP_UNDER] = 0
         while True:
+            if rv[R_TWO_PACKS] != 0:  # VAR-BD1: two packs (RUL-80/81)
+                tc = _deal_two_packs(rv, drng, ws, dealer)
+                break
             _shuffle(drng, ws)
             if rv[R_DEALING_ANY] != 0:
                 tc = _deal_variant(rv, drng, ws, dealer)
@@ -493,6 +501,8 @@ def first_attacker(rv, ws, dealer, first_deal, prev_fool):
         return (prev_fool - 1 + n) % n
     if rule == LATER_IZ_POD:
         return (prev_fool + 1) % n
+    if rule == LATER_LOWEST_TRUMP and rv[R_TWO_PACKS] != 0:
+        return _lowest_trump2(rv, ws, dealer)
     if rule == LATER_LOWEST_TRUMP:
         best = 99
         who = -1
@@ -633,6 +643,8 @@ def _transfer_options(rv, ws, dfn, nd):
     rk = same_rank_cards(ws[O_TABLE_MASK])
     hd = ws[S_HANDS + dfn]
     lay = hd & rk if ws[O_HAND_SIZE + nd] >= n_att + 1 else np.int64(0)
+    if rv[R_TWO_PACKS] != 0 and n_att >= ws[S_BASE_LIMIT]:
+        lay = np.int64(0)  # RUL-85: with two packs a rank can fill the table; a laid transfer card is one more
     show = np.int64(0)
     if ws[O_HAND_SIZE + nd] >= n_att:
         trump = trump_of(ws, dfn)
@@ -832,6 +844,16 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
         ws[S_PHASE] = PH_LEAD
     advance(rv, ws, rec, trace, tn, tracing)
     return True
+
+
+@njit(cache=True, _nrt=False)
+def apply_any(rv, ws, rec, a, trace, tn, tracing):
+    """`apply` for every rule set: with two packs (VAR-BD1) the answers move one copy of a card (`_apply2`).
+    `apply` itself plays one pack only, so that the batch engine's hot loop stays as it was; drivers that
+    may meet two packs (the machine, search playouts, hints, the engine's `play_any`) call this."""
+    if rv[R_TWO_PACKS] != 0:
+        return _apply2(rv, ws, rec, a, trace, tn, tracing)
+    return apply(rv, ws, rec, a, trace, tn, tracing)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1251,7 +1273,7 @@ def _end_bout(rv, ws, rec, taking):
                     rec[F_OUTCOME + s] = OUT_FOOL
                     if not (out >> s) & 1:
                         rec[F_PLACE + s] = n
-                        rec[F_FOOL_CARDS] += popcount(ws[S_HANDS + s])
+                        rec[F_FOOL_CARDS] += popcount(ws[S_HANDS + s]) + popcount(ws[S_HANDS2 + s])
                         if rec[F_FOOL] < 0:
                             rec[F_FOOL] = s
         _over(ws)
@@ -1290,6 +1312,7 @@ def observe(ws, seat, obs):
         obs[i] = ws[i]
     obs[O_SEAT] = seat
     obs[O_HAND] = ws[S_HANDS + seat]
+    obs[O_HAND2] = ws[S_HANDS2 + seat]
 
 
 @njit(cache=True, _nrt=False)
@@ -1298,6 +1321,8 @@ def sample_hidden(obs, rng, ws):
     random to the other hands (beside the cards everybody saw them take or show) and to the talon
     (the face-up trump card stays last), uniformly among the deals consistent with what it saw.
     The state rests at the observation's pending decision. Returns False when no deal fits."""
+    if obs[O_RULES + R_TWO_PACKS] != 0:
+        return _sample_hidden2(obs, rng, ws)
     for i in range(O_SIZE):
         ws[i] = obs[i]
     me = obs[O_SEAT]
@@ -1422,6 +1447,494 @@ def next_dealer(rv, rec, dealer):
                 return s
     return dealer
 
+
+
+
+# ---- two packs (VAR-BD1, RUL-80..86): twin masks beside the card masks, self-contained ---------------
+@njit(cache=True, _nrt=False)
+def _set_hand2(ws, s, m1, m2):
+    ws[S_HANDS + s] = m1
+    ws[S_HANDS2 + s] = m2
+    ws[O_HAND_SIZE + s] = popcount(m1) + popcount(m2)
+
+
+@njit(cache=True, _nrt=False)
+def _play_out2(ws, s, c):
+    """One copy of c leaves seat s's hand; everybody's knowledge of that hand loses one copy of c (the
+    copies are identical, so a known copy may be the one played)."""
+    m1, m2 = multi_remove(ws[S_HANDS + s], ws[S_HANDS2 + s], c)
+    _set_hand2(ws, s, m1, m2)
+    k1, k2 = multi_remove(ws[O_KNOWN + s], ws[O_KNOWN2 + s], c)
+    ws[O_KNOWN + s] = k1
+    ws[O_KNOWN2 + s] = k2
+
+
+@njit(cache=True, _nrt=False)
+def _gain2(ws, s, c, known):
+    """One copy of c joins seat s's hand (seen by everybody when `known`)."""
+    m1, m2 = multi_add(ws[S_HANDS + s], ws[S_HANDS2 + s], c)
+    _set_hand2(ws, s, m1, m2)
+    if known:
+        k1, k2 = multi_add(ws[O_KNOWN + s], ws[O_KNOWN2 + s], c)
+        ws[O_KNOWN + s] = k1
+        ws[O_KNOWN2 + s] = k2
+
+
+@njit(cache=True, _nrt=False)
+def _shuffle2(drng, ws):
+    """RUL-81: the two packs shuffled together: S_DECK holds 72 card ids, each of 0..35 twice (the
+    Fisher-Yates of _shuffle over 72 places)."""
+    for i in range(72):
+        ws[S_DECK + i] = i if i < 36 else i - 36
+    i = 71
+    while i > 0:
+        r = rng_next(drng)
+        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        tmp = ws[S_DECK + i]
+        ws[S_DECK + i] = ws[S_DECK + j]
+        ws[S_DECK + j] = tmp
+        i -= 1
+        if i > 0:
+            j = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
+            tmp = ws[S_DECK + i]
+            ws[S_DECK + i] = ws[S_DECK + j]
+            ws[S_DECK + j] = tmp
+            i -= 1
+
+
+@njit(cache=True, _nrt=False)
+def _deal_two_packs(rv, drng, ws, dealer):
+    """RUL-81: shuffle the 72 cards, deal hand_size each one at a time from the dealer's left, turn the next
+    card for trump under the talon. Returns the trump card."""
+    n = rv[R_NPLAYERS]
+    _shuffle2(drng, ws)
+    for s in range(6):
+        ws[S_HANDS + s] = 0
+        ws[S_HANDS2 + s] = 0
+        ws[O_HAND_SIZE + s] = 0
+        ws[O_KNOWN + s] = 0
+        ws[O_KNOWN2 + s] = 0
+    total = n * rv[R_HAND]
+    s = dealer
+    for i in range(total):
+        s += 1
+        if s == n:
+            s = 0
+        _gain2(ws, s, ws[S_DECK + i], False)
+    tc = ws[S_DECK + total]
+    t1 = np.int64(0)
+    t2 = np.int64(0)
+    k = 0
+    for i in range(total + 1, 72):
+        c = ws[S_DECK + i]
+        ws[S_TALON + k] = c
+        t1, t2 = multi_add(t1, t2, c)
+        k += 1
+    ws[S_TALON + k] = tc
+    t1, t2 = multi_add(t1, t2, tc)
+    ws[S_TP] = 0
+    ws[S_TEND] = k + 1
+    ws[S_TALON_MASK] = t1
+    ws[S_TALON_MASK2] = t2
+    ws[O_TALON] = k + 1
+    ws[O_TRUMP_IN_TALON] = 1
+    ws[O_DISCARD2] = 0
+    ws[O_HAND2] = 0
+    ws[S_REMOVED] = 0
+    ws[O_REMOVED] = 0
+    ws[O_REMOVED_KNOWN] = 0
+    return tc
+
+
+@njit(cache=True, _nrt=False)
+def _draw2(ws, s, hand_size):
+    """_draw with twins: refill seat s to hand_size from the talon (the face-up trump card comes last)."""
+    tp = ws[S_TP]
+    tend = ws[S_TEND]
+    t1 = ws[S_TALON_MASK]
+    t2 = ws[S_TALON_MASK2]
+    while ws[O_HAND_SIZE + s] < hand_size and tp < tend:
+        c = ws[S_TALON + tp]
+        tp += 1
+        t1, t2 = multi_remove(t1, t2, c)
+        seen = tp == tend and ws[O_TRUMP_IN_TALON] != 0  # the face-up card: everybody saw who took it
+        if seen:
+            ws[O_TRUMP_IN_TALON] = 0
+        _gain2(ws, s, c, seen)
+    ws[S_TP] = tp
+    ws[S_TALON_MASK] = t1
+    ws[S_TALON_MASK2] = t2
+    ws[O_TALON] = tend - tp
+
+
+@njit(cache=True, _nrt=False)
+def _lowest_trump2(rv, ws, dealer):
+    """RUL-84: the lowest trump leads; both copies of it dealt to two players: the first of them clockwise
+    from the dealer's left. Nobody with a trump: no_trump_in_hands_fallback (the lowest card, same tie rule)."""
+    n = rv[R_NPLAYERS]
+    trump = ws[O_TRUMP_SUIT]
+    for pool in range(2):
+        best = 99
+        who = -1
+        for i in range(n):
+            s = (dealer + 1 + i) % n
+            h = ws[S_HANDS + s]
+            if pool == 0:
+                h &= NIBBLE_LOW << trump
+            if h:
+                c = lowest(h)
+                if c < best:
+                    best = c
+                    who = s
+        if who >= 0:
+            return who
+        if rv[R_FALLBACK_LOWEST_CARD] == 0:
+            break
+    return (dealer + 1) % n
+
+
+@njit(cache=True, _nrt=False)
+def _apply2(rv, ws, rec, a, trace, tn, tracing):
+    """`apply` with two packs: the answers that move cards play out one copy (RUL-83); the attack's twin
+    test reads the actor's twins (O_HAND2). Two packs are played by podkidnoy and perevodnoy only (RUL-80)."""
+    kind = ws[O_KIND]
+    seat = ws[O_ACTOR]
+    if kind < 0:
+        return False
+    ws[O_HAND2] = ws[S_HANDS2 + seat]
+    if not option_ok(ws, kind, ws[S_LEGAL], a):
+        fail(ws, rec, seat, kind, a)
+        return False
+    if kind == K_ATTACK:
+        _apply_attack2(rv, ws, seat, a, trace, tn, tracing)
+    elif kind == K_COVER:
+        if a == NO_CARD:
+            ws[O_TAKING] = 1
+            if tracing:
+                emit(trace, tn, T_TAKE, seat, 0, 0)
+        else:
+            tgt = ws[S_NCOV]
+            _play_out2(ws, seat, a)
+            ws[O_TABLE_COV + tgt] = a
+            ws[O_TABLE_MASK] |= ONE << a
+            ws[S_NCOV] = tgt + 1
+            if tracing:
+                emit(trace, tn, T_COVER, seat, ws[O_TABLE_ATT + tgt], a)
+    elif kind == K_THROW_IN:
+        if a == NO_CARD:
+            if tracing:
+                emit(trace, tn, T_PASS, seat, 0, 0)
+            if ws[S_THROW_I] == 0:
+                ws[S_ATT_DONE] = 1
+            ws[S_THROW_I] += 1
+        else:
+            _play_out2(ws, seat, a)
+            _table_add(ws, a, seat)
+            if tracing:
+                emit(trace, tn, T_THROW_IN, seat, a, 0)
+            ws[S_SKIP_ATT] = 0
+            ws[S_PHASE] = PH_DEFEND
+    elif kind == K_TRANSFER:
+        _apply_transfer2(rv, ws, rec, seat, a, trace, tn, tracing)
+    _advance2(rv, ws, rec, trace, tn, tracing)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def _advance2(rv, ws, rec, trace, tn, tracing):
+    """`advance` with two packs (podkidnoy and perevodnoy only, RUL-80): the bout ends in _end_throw_bout2."""
+    while True:
+        ph = ws[S_PHASE]
+        if ph == PH_BOUT:
+            if _open_bout(rv, ws, rec):
+                return
+            ph = PH_LEAD
+        if ph == PH_LEAD:
+            _ask_lead(rv, ws)
+            return
+        if ph == PH_OVER:
+            return
+        if ph == PH_DEFEND:
+            if _defender_decision(rv, ws):
+                return
+            if ws[O_TAKING] != 0 and rv[R_THROW_AFTER_TAKE] == 0:
+                _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
+                continue
+            ws[S_THROW_I] = 0
+            ws[S_ATT_DONE] = ws[S_SKIP_ATT]
+            ws[S_PHASE] = PH_THROW
+            ph = PH_THROW
+        if ph == PH_THROW:
+            if _thrower_decision(rv, ws):
+                return
+            if ws[S_SKIP_ATT] != 0:
+                ws[S_SKIP_ATT] = 0
+                ws[S_PHASE] = PH_DEFEND
+                continue
+            _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
+
+
+@njit(cache=True, _nrt=False)
+def _apply_transfer2(rv, ws, rec, dfn, a, trace, tn, tracing):
+    """_apply_transfer with two packs (a laid card: one copy leaves the hand)."""
+    ws[O_SHOW_LEGAL] = 0
+    if a == NO_CARD:
+        ws[S_DECLINED] = 1
+        return
+    n = rv[R_NPLAYERS]
+    nd = next_opponent(ws, ws[O_OUT], dfn, n)
+    if a >= SHOW:
+        c = a - SHOW
+        # RUL-19: with both house rules on, a show counts as pokaznoy first (each card once per bout)
+        # and uses up the proezdnoy right only when pokaznoy does not allow it
+        if rv[R_POKAZNOY] == 0 or (ws[S_SHOWN_BOUT] >> c) & 1:
+            ws[S_SHOWN_GAME] |= ONE << c
+            ws[S_SHOWED] |= ONE << dfn
+        ws[S_SHOWN_BOUT] |= ONE << c
+        ws[O_KNOWN + dfn] |= ONE << c
+        if tracing:
+            emit(trace, tn, T_SHOW, dfn, c, nd)
+    else:
+        _play_out2(ws, dfn, a)  # two packs: one copy
+        _table_add(ws, a, dfn)
+        if tracing:
+            emit(trace, tn, T_TRANSFER, dfn, a, nd)
+    rec[F_TRANSFERS] += 1
+    ws[O_ATTACKER] = dfn
+    ws[O_DEFENDER] = nd
+    limit = ws[S_BASE_LIMIT]
+    if ws[O_HAND_SIZE + nd] < limit:
+        limit = ws[O_HAND_SIZE + nd]
+    ws[O_LIMIT] = limit
+
+
+@njit(cache=True, _nrt=False)
+def _apply_attack2(rv, ws, att, a, trace, tn, tracing):
+    """A lead with two packs (RUL-83): the cards of the mask once each, then the twins its bits
+    TWIN_LEAD.. name, in that order on the table."""
+    kinds, twins = twin_lead_cards(a)
+    ws[S_LEAD_MASK] = a
+    for part in range(2):
+        m = kinds if part == 0 else twins
+        while m:
+            c = lowest(m)
+            _table_add(ws, c, att)
+            _play_out2(ws, att, c)
+            m &= m - 1
+    if tracing:
+        emit(trace, tn, T_ATTACK, att, a, 0)
+    ws[S_SKIP_ATT] = 1 if rv[R_THROW_TIMING] == TIMING_ANY_TIME else 0
+    ws[S_PHASE] = PH_DEFEND
+
+
+@njit(cache=True, _nrt=False)
+def _end_throw_bout2(rv, ws, rec, trace, tn, tracing):
+    """_end_throw_bout with twins (the table's cards one by one from its slots), and the big durak's loss
+    (RUL-82): a taker whose hand reaches big_durak_loss_at cards loses at once, before anybody draws."""
+    n = rv[R_NPLAYERS]
+    dfn = ws[O_DEFENDER]
+    taking = ws[O_TAKING] != 0
+    tp0 = ws[S_TP]
+    d1 = ws[O_DISCARD]
+    d2 = ws[O_DISCARD2]
+    got = 0
+    for i in range(ws[O_NTABLE]):
+        for side in range(2):
+            c = ws[O_TABLE_ATT + i] if side == 0 else ws[O_TABLE_COV + i]
+            if c < 0:
+                continue
+            if taking:
+                _gain2(ws, dfn, c, True)
+                got += 1
+            else:
+                d1, d2 = multi_add(d1, d2, c)
+    if taking:
+        rec[F_TAKEN + dfn] += got
+    else:
+        ws[S_ANY_DISCARD] = 1
+        ws[O_DISCARD] = d1
+        ws[O_DISCARD2] = d2
+    ws[O_TABLE_MASK] = 0
+    if taking and rv[R_BIG_LOSS_AT] > 0 and ws[O_HAND_SIZE + dfn] >= rv[R_BIG_LOSS_AT]:
+        _big_loss(rv, ws, rec, dfn)
+        return
+    if ws[S_TP] < ws[S_TEND]:
+        out = ws[O_OUT]
+        s = ws[S_OPENER]
+        for _ in range(n):
+            if s != dfn and not (out >> s) & 1:
+                _draw2(ws, s, rv[R_HAND])
+            s += 1
+            if s == n:
+                s = 0
+        _draw2(ws, dfn, rv[R_HAND])
+    ws[O_QUIET] = 0 if not taking or ws[S_TP] != tp0 else ws[O_QUIET] + 1
+    _end_bout(rv, ws, rec, taking)
+
+
+@njit(cache=True, _nrt=False)
+def _big_loss(rv, ws, rec, s):
+    """RUL-82: seat s holds big_durak_loss_at cards or more after taking: the deal ends at once, his side
+    loses (he is its fool); everybody else still in escapes, sharing the next place; nobody draws."""
+    n = rv[R_NPLAYERS]
+    ws[O_NTABLE] = 0
+    bout = ws[O_BOUT] + 1
+    ws[O_BOUT] = bout
+    if not conserved(ws, n):
+        rec[F_INVARIANT] += 1
+    rec[F_BOUTS] = bout
+    out = ws[O_OUT]
+    n_out = ws[S_N_OUT]
+    lt = ws[O_TEAM + s]
+    rec[F_LOSING_TEAM] = lt
+    for t in range(n):
+        if ws[O_TEAM + t] == lt:
+            rec[F_OUTCOME + t] = OUT_FOOL
+            if not (out >> t) & 1:
+                rec[F_PLACE + t] = n
+                rec[F_FOOL_CARDS] += ws[O_HAND_SIZE + t]
+                if rec[F_FOOL] < 0:
+                    rec[F_FOOL] = t
+        elif not (out >> t) & 1:
+            rec[F_PLACE + t] = n_out + 1
+    _over(ws)
+
+
+@njit(cache=True, _nrt=False)
+def _count_in(c0, c1, ov, m):
+    """A two-bit counter per card (c0 low bit, c1 high bit, ov: a count above 3) plus the cards of m."""
+    carry = c0 & m
+    c0 ^= m
+    ov |= c1 & carry
+    c1 ^= carry
+    return c0, c1, ov
+
+
+@njit(cache=True, _nrt=False)
+def conserved2(ws, n):
+    """conserved with two packs: every card exactly twice over hands, talon, discard and table; every twin
+    mask inside its mask; hand sizes and the talon masks match."""
+    c0 = np.int64(0)
+    c1 = np.int64(0)
+    ov = np.int64(0)
+    for s in range(n):
+        h1 = ws[S_HANDS + s]
+        h2 = ws[S_HANDS2 + s]
+        if (h2 & ~h1) != 0 or popcount(h1) + popcount(h2) != ws[O_HAND_SIZE + s]:
+            return False
+        if (ws[O_KNOWN2 + s] & ~ws[O_KNOWN + s]) != 0 or (ws[O_KNOWN + s] & ~h1) != 0 \
+                or (ws[O_KNOWN2 + s] & ~h2) != 0:
+            return False
+        c0, c1, ov = _count_in(c0, c1, ov, h1)
+        c0, c1, ov = _count_in(c0, c1, ov, h2)
+    if (ws[O_DISCARD2] & ~ws[O_DISCARD]) != 0:
+        return False
+    c0, c1, ov = _count_in(c0, c1, ov, ws[O_DISCARD])
+    c0, c1, ov = _count_in(c0, c1, ov, ws[O_DISCARD2])
+    t1 = np.int64(0)
+    t2 = np.int64(0)
+    for i in range(ws[S_TP], ws[S_TEND]):
+        c = ws[S_TALON + i]
+        if (t2 >> c) & 1:
+            return False
+        t1, t2 = multi_add(t1, t2, c)
+    if t1 != ws[S_TALON_MASK] or t2 != ws[S_TALON_MASK2]:
+        return False
+    c0, c1, ov = _count_in(c0, c1, ov, t1)
+    c0, c1, ov = _count_in(c0, c1, ov, t2)
+    for i in range(ws[O_NTABLE]):
+        for side in range(2):
+            c = ws[O_TABLE_ATT + i] if side == 0 else ws[O_TABLE_COV + i]
+            if c >= 0:
+                c0, c1, ov = _count_in(c0, c1, ov, ONE << c)
+    return ov == 0 and c0 == 0 and c1 == FULL
+
+
+@njit(cache=True, _nrt=False)
+def _pick_copy(rng, u1, u2):
+    """A uniformly chosen copy of the multiset (u1, u2) (-1 when empty)."""
+    k1 = popcount(u1)
+    k = rng_below(rng, k1 + popcount(u2))
+    m = u1 if k < k1 else u2
+    if k >= k1:
+        k -= k1
+    for _ in range(k):
+        m &= m - 1
+    return lowest(m) if m else -1
+
+
+@njit(cache=True, _nrt=False)
+def _sample_hidden2(obs, rng, ws):
+    """sample_hidden with two packs: the unseen copies (two of every card less those the seat sees: its
+    hand, the discard, the table, the face-up trump card and the copies seen in other hands) dealt at random."""
+    for i in range(O_SIZE):
+        ws[i] = obs[i]
+    me = obs[O_SEAT]
+    n = obs[O_N]
+    # the seen copies, counted per card in (c0, c1)
+    c0 = np.int64(0)
+    c1 = np.int64(0)
+    ov = np.int64(0)
+    for m in (obs[O_HAND], obs[O_HAND2], obs[O_DISCARD], obs[O_DISCARD2]):
+        c0, c1, ov = _count_in(c0, c1, ov, m)
+    for i in range(obs[O_NTABLE]):
+        for side in range(2):
+            c = obs[O_TABLE_ATT + i] if side == 0 else obs[O_TABLE_COV + i]
+            if c >= 0:
+                c0, c1, ov = _count_in(c0, c1, ov, ONE << c)
+    trump_in = obs[O_TRUMP_IN_TALON] != 0
+    tc = obs[O_TRUMP_CARD]
+    if trump_in:
+        c0, c1, ov = _count_in(c0, c1, ov, ONE << tc)
+    for s in range(n):
+        if s != me:
+            c0, c1, ov = _count_in(c0, c1, ov, obs[O_KNOWN + s])
+            c0, c1, ov = _count_in(c0, c1, ov, obs[O_KNOWN2 + s])
+    if ov != 0 or (c1 & c0) != 0:
+        return False
+    # unseen copies: 2 - seen: none seen -> both (u1, u2); one seen -> u1 only
+    u1 = FULL & ~c1
+    u2 = FULL & ~c1 & ~c0
+    for s in range(6):
+        ws[S_HANDS + s] = 0
+        ws[S_HANDS2 + s] = 0
+    ws[S_HANDS + me] = obs[O_HAND]
+    ws[S_HANDS2 + me] = obs[O_HAND2]
+    for s in range(n):
+        if s == me:
+            continue
+        h1 = obs[O_KNOWN + s]
+        h2 = obs[O_KNOWN2 + s]
+        for _ in range(obs[O_HAND_SIZE + s] - popcount(h1) - popcount(h2)):
+            c = _pick_copy(rng, u1, u2)
+            if c < 0:
+                return False
+            u1, u2 = multi_remove(u1, u2, c)
+            h1, h2 = multi_add(h1, h2, c)
+        ws[S_HANDS + s] = h1
+        ws[S_HANDS2 + s] = h2
+    ws[S_REMOVED] = 0
+    if popcount(u1) + popcount(u2) != obs[O_TALON] - (1 if trump_in else 0):
+        return False
+    k = 0
+    t1 = np.int64(0)
+    t2 = np.int64(0)
+    while u1:
+        c = _pick_copy(rng, u1, u2)
+        u1, u2 = multi_remove(u1, u2, c)
+        ws[S_TALON + k] = c
+        t1, t2 = multi_add(t1, t2, c)
+        k += 1
+    if trump_in:
+        ws[S_TALON + k] = tc
+        t1, t2 = multi_add(t1, t2, tc)
+        k += 1
+    ws[S_TP] = 0
+    ws[S_TEND] = k
+    ws[S_TALON_MASK] = t1
+    ws[S_TALON_MASK2] = t2
+    _rest_at_decision(ws)
+    return True
 
 
 from sim.core import chain  # noqa: E402  (chain beating builds on the kernels above)

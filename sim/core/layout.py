@@ -26,6 +26,8 @@ KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange", "swap")
 NO_CARD = -1  # cover: take (simple durak: leave uncovered); throw_in: pass; transfer: do not transfer
 SHOW = 64  # transfer answer: card + SHOW = transfer by showing that card
 FROM_TALON = 1 << 36  # attack answer (armenian, RUL-45): lead the top card of the talon, blind and alone
+TWIN_LEAD = 37  # attack answer with two packs (VAR-BD1, RUL-83): bit TWIN_LEAD + s = "and the twin of the led card of
+# suit s" (a same-rank lead laying both copies of a card)
 
 # ---- the observation: what the seat to act may know (the prefix of the state) ---------------
 _OBS_FIELDS = [
@@ -62,6 +64,10 @@ _OBS_FIELDS = [
     # cards beaten (VAR-OC1), pogony inflicted and the highest rank of one (VAR-PG1; -1: none)
     # -- chain beating (sim/core/chain.py): cards in the chain, its top card (-1: none), who laid it
     ("CHAIN_LEN", 1), ("CHAIN_TOP", 1), ("CHAIN_BY", 1),
+    # -- two packs (VAR-BD1, RUL-80..86): card ids stay 0..35 (a card's kind); a mask that can hold a card twice
+    # has a twin mask of the cards it holds twice (always 0 with one pack). HAND2: the observer's hand's twins;
+    # KNOWN2: per seat, the cards everyone saw twice in that hand; DISCARD2: the discard's twins
+    ("HAND2", 1), ("KNOWN2", 6), ("DISCARD2", 1),
 ]
 _o, O_SIZE = _place(_OBS_FIELDS)
 (O_SEAT, O_HAND, O_N, O_TRUMP_SUIT, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TALON, O_DISCARD, O_ATTACKER, O_DEFENDER,
@@ -82,10 +88,13 @@ O_POKER_KEY, O_POKER_OFFERED = _o["POKER_KEY"], _o["POKER_OFFERED"]
 O_TABLE_BY, O_POINTS, O_POGONY, O_POGON_TOP = _o["TABLE_BY"], _o["POINTS"], _o["POGONY"], _o["POGON_TOP"]
 # -- chain beating
 O_CHAIN_LEN, O_CHAIN_TOP, O_CHAIN_BY = _o["CHAIN_LEN"], _o["CHAIN_TOP"], _o["CHAIN_BY"]
+# -- two packs
+O_HAND2, O_KNOWN2, O_DISCARD2 = _o["HAND2"], _o["KNOWN2"], _o["DISCARD2"]
 
 # ---- the private state that follows the observation: one int64 array per deal ---------------
 _STATE_FIELDS = [
-    ("HANDS", 6), ("TALON", 36), ("DECK", 36),  # TALON: draw order, trump card last; DECK: the shuffle
+    ("HANDS", 6), ("TALON", 72), ("DECK", 72),  # TALON: draw order, trump card last; DECK: the shuffle
+    # (72 long for two packs, VAR-BD1; one pack uses the first 36)
     ("TP", 1), ("TEND", 1), ("TALON_MASK", 1),  # cards TP..TEND-1 of TALON are still to be drawn
     ("LEGAL", 1),  # the legal mask of the pending decision (it depends on the actor's hand)
     # §6 modifiers (issue 9): private fields, a block per group
@@ -97,6 +106,8 @@ _STATE_FIELDS = [
     # -- scoring
     # -- chain beating: the answer `apply` hands on to the chain bout (sim/core/chain.py)
     ("CHAIN_ANSWER", 1),
+    # -- two packs (VAR-BD1): the hands' and the talon's twin masks (cards held twice)
+    ("HANDS2", 6), ("TALON_MASK2", 1),
 ]
 _s, STATE_SIZE = _place(_STATE_FIELDS, O_SIZE)
 (S_HANDS, S_TALON, S_DECK, S_TP, S_TEND, S_TALON_MASK, S_LEGAL) = list(_s.values())[:7]
@@ -107,6 +118,8 @@ S_REMOVED, S_OT_RNG = _s["REMOVED"], _s["OT_RNG"]
 # -- scoring
 # -- chain beating
 S_CHAIN_ANSWER = _s["CHAIN_ANSWER"]
+# -- two packs
+S_HANDS2, S_TALON_MASK2 = _s["HANDS2"], _s["TALON_MASK2"]
 
 # phases of a bout (S_PHASE)
 PH_BOUT, PH_EXCHANGE, PH_LEAD, PH_PCOVER, PH_DEFEND, PH_THROW, PH_OVER = range(7)

@@ -28,6 +28,7 @@ from sim.core.layout import (  # noqa: E402,F401  (the observation layout strate
     O_N, O_NTABLE, O_OUT, O_QUIET, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK,
     O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, SHOW, FROM_TALON,
 )
+from sim.core.layout import O_HAND2, O_KNOWN2, O_DISCARD2, TWIN_LEAD  # noqa: E402,F401  (two packs, VAR-BD1)
 from sim.core.layout import O_SEAT_TRUMPS, O_TRUMP_UNDER  # noqa: E402
 from sim.core.layout import K_SWAP  # noqa: E402,F401
 
@@ -36,6 +37,7 @@ from sim.core.rules import (  # noqa: E402
     R_LEAD_SINGLE, R_MODE, R_OWN_TRUMPS, R_SETS_SINGLE_OR_PAIR, R_SIX_BEATS_ACE, R_SPADES_ONLY,
     R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_TRYOSHKA_SAME_RANK, R_TWO_PAIR_SIZE, R_VARIANT_ANY, R_ZANUDNY_TRUMPS_APART,
 )
+from sim.core.rules import R_TWO_PACKS  # noqa: E402
 from sim.core.rules import R_POKER_EXACT  # noqa: E402
 
 
@@ -313,9 +315,58 @@ def talon_lead_ok(obs):
             and obs[O_TALON] - (1 if obs[O_TRUMP_IN_TALON] != 0 else 0) - obs[O_TRUMP_UNDER] > 0)
 
 
+# ---- two packs (VAR-BD1, RUL-80..86): a multiset of cards is a pair of masks (m1, m2), m2 the cards held twice
+@njit(cache=True, _nrt=False)
+def multi_add(m1, m2, c):
+    """(m1, m2) with one more copy of card c."""
+    b = np.int64(1) << c
+    if m1 & b:
+        return m1, m2 | b
+    return m1 | b, m2
+
+
+@njit(cache=True, _nrt=False)
+def multi_remove(m1, m2, c):
+    """(m1, m2) with one copy of card c less (unchanged when it holds none)."""
+    b = np.int64(1) << c
+    if m2 & b:
+        return m1, m2 & ~b
+    return m1 & ~b, m2
+
+
+@njit(cache=True, _nrt=False)
+def twin_lead_cards(a):
+    """A two-pack lead (RUL-83) -> (the cards led once each, the twins led beside them as card bits)."""
+    kinds = a & FULL
+    tw = (a >> TWIN_LEAD) & 0xF
+    if kinds == 0:
+        return kinds, np.int64(0)
+    return kinds, tw << (lowest(kinds) & ~3)
+
+
+@njit(cache=True, _nrt=False)
+def _twin_lead_ok(obs, hand, a):
+    """RUL-83: a same-rank lead laying both copies of a card: bit TWIN_LEAD + s adds the twin of the led
+    card of suit s, which the attacker must hold twice (O_HAND2)."""
+    tw = (a >> TWIN_LEAD) & 0xF
+    kinds = a & FULL
+    if a != (kinds | (tw << TWIN_LEAD)) or kinds == 0 or (kinds & ~hand) != 0:
+        return False
+    if obs[O_RULES + R_MODE] == MODE_PROSTOY or obs[O_RULES + R_LEAD_SINGLE] != 0:
+        return False
+    if popcount(same_rank_cards(kinds) & NIBBLE_LOW) != 1:
+        return False
+    twins = tw << (lowest(kinds) & ~3)
+    if (twins & ~kinds) != 0 or (twins & ~obs[O_HAND2]) != 0:
+        return False
+    return popcount(kinds) + popcount(tw) <= obs[O_LIMIT]
+
+
 @njit(cache=True, _nrt=False)
 def _variant_attack_ok(obs, hand, a):
     """The lead under the §6 lead modifiers (RUL-40..47)."""
+    if obs[O_RULES + R_TWO_PACKS] != 0 and (a >> TWIN_LEAD) != 0:
+        return _twin_lead_ok(obs, hand, a)
     if a == FROM_TALON:
         return talon_lead_ok(obs)
     rule = obs[O_RULES + R_LEAD_RULE]

@@ -16,6 +16,30 @@ from sim.core.lib import attack_ok, rng_below, seed_stream
 from sim.core.rules import Rules
 
 
+def deck_size(rules: Rules) -> int:
+    """Cards in the pack: 72 with two packs (VAR-BD1), else 36."""
+    return 72 if rules.toggles.get("two_packs") else 36
+
+
+def _twin_leads(ws, sets) -> set:
+    """Two packs (RUL-83): every legal lead that adds twins (bits TWIN_LEAD + suit) to a lead of `sets`."""
+    ws = np.array(ws, dtype=np.int64, copy=True)
+    ws[L.O_HAND2] = ws[L.S_HANDS2 + ws[L.O_ACTOR]]  # the attacker's twins (the core sets them when he answers)
+    twins = int(ws[L.O_HAND2])
+    out = set()
+    for m in sets:
+        if m <= 0 or m >= 1 << 36 or not m & twins:
+            continue
+        r = (m & -m).bit_length() - 1 >> 2
+        suits = [s for s in range(4) if (m & twins) >> (4 * r + s) & 1]
+        for k in range(1, 1 << len(suits)):
+            tw = sum(1 << suits[i] for i in range(len(suits)) if k >> i & 1)
+            a = m | tw << L.TWIN_LEAD
+            if attack_ok(ws, ws[L.S_LEGAL], np.int64(a)):
+                out.add(a)
+    return out
+
+
 @njit(cache=True)
 def _attack_sets(ws, out):
     """Every legal attack set of the pending attack decision, written to out; returns the count."""
@@ -107,7 +131,7 @@ class Deal:
         self.index = _index
         K.start_deal(self.rv, _drng, self.ws, self.rec, np.int64(self.dealer), np.int64(_index),
                      np.int64(_prev_fool), self.trace, self.tn, True)
-        self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + 36]]
+        self.deck = [int(c) for c in self.ws[L.S_DECK:L.S_DECK + deck_size(self.rules)]]
 
     @classmethod
     def from_state(cls, rules: Rules, ws: np.ndarray) -> "Deal":
@@ -148,7 +172,10 @@ class Deal:
             if k > len(out):
                 out = np.zeros(k, dtype=np.int64)
                 k = _attack_sets(self.ws, out)
-            return frozenset(int(x) for x in out[:k])
+            sets = {int(x) for x in out[:k]}
+            if self.rules.toggles.get("two_packs"):  # RUL-83: leads laying both copies of a card
+                sets |= _twin_leads(self.ws, sets)
+            return frozenset(sets)
         if kind == L.K_EXCHANGE:
             return frozenset((0, 1))
         if kind == L.K_SWAP:
@@ -160,7 +187,7 @@ class Deal:
         return frozenset(opts)
 
     def apply(self, option: int) -> bool:
-        return bool(K.apply(self.rv, self.ws, self.rec, np.int64(option), self.trace, self.tn, True))
+        return bool(K.apply_any(self.rv, self.ws, self.rec, np.int64(option), self.trace, self.tn, True))
 
     def observe(self, seat: int) -> np.ndarray:
         obs = np.zeros(L.O_SIZE, dtype=np.int64)

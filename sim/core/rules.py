@@ -254,7 +254,17 @@ CHAIN_TOGGLES = (
        "(«забирает ... ход»).",
        families=("podkidnoy",), implemented=None),
 )
-MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES + CHAIN_TOGGLES
+# two packs (VAR-BD1, Большой; RUL-80..RUL-86)
+BIG_TOGGLES = (
+    _m("two_packs", (False, True), "VAR-BD1",
+       "Большой: two packs shuffled together (72 cards, every card twice); a card never beats its twin (RUL-80).",
+       families=THROW_IN, implemented=None),
+    _m("big_durak_loss_at", (52, 20, 30, 40, "none"), "VAR-BD1",
+       "With two_packs, a player whose hand reaches this many cards when he takes loses at once (004: 52; "
+       "RUL-82); none: the rule is off. The lower values are not from a source: at 52 the rule almost never "
+       "fires (RUL-82), they let it be studied and tested.", families=THROW_IN, implemented=None),
+)
+MODIFIER_TOGGLES = BEATING_TOGGLES + LEAD_TOGGLES + DEALING_TOGGLES + SCORING_TOGGLES + CHAIN_TOGGLES + BIG_TOGGLES
 TOGGLES = TOGGLES + MODIFIER_TOGGLES + (
     Toggle("variant", ("none",), _d("none"), "§6",
            "Shorthand for a §6 variant (or several joined by '+'): sets that variant's modifier toggles. "
@@ -309,8 +319,9 @@ VARIANTS: tuple[Variant, ...] = (
     Variant("dorozhny", "VAR-DR1", "Дорожный", {"bout_rule": "chain_road"}, "played",
             "whole pack dealt, the dealer keeps the trump card, chain beating between two players (RUL-70..74; "
             "VAR-DR1 is our id)", families=("podkidnoy",)),
-    Variant("bolshoy", "VAR-BD1", "Большой", {}, "planned",
-            "two packs need hands that hold duplicate cards; not played yet"),
+    Variant("bolshoy", "VAR-BD1", "Большой", {"two_packs": True}, "played",
+            "two packs (72 cards); a card does not beat its twin; 52 cards in hand lose at once (RUL-80..86)",
+            families=THROW_IN),
     Variant("molchalivy", "§6", "Молчаливый", {}, "not_rules", "a rule about talking at the table"),
     Variant("nevidimy", "§6", "Невидимый", {}, "not_rules", "hides the trump card's rank: no change to play"),
     Variant("kitaisky_vslepuyu", "§6", "Китайский вслепую", {}, "not_rules",
@@ -450,7 +461,7 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
         values[name] = v
     values["variant"] = "+".join(names) if names else "none"
     hand = values["hand_size"]
-    if n * hand > 36:
+    if n * hand > (72 if values.get("two_packs") else 36):
         raise RulesError(f"{n} players x {hand} cards = {n * hand} cards: more than the 36-card pack can deal")
     if family == "prostoy_5" and values.get("teams", "none") != "none":
         raise RulesError("prostoy_5 has no partnerships: 'каждый играет за себя' (000 §01, PR5-S3)")
@@ -458,7 +469,7 @@ def resolve(family: str, num_players: int = 2, toggles: dict | None = None) -> R
         team_of_seats(values["teams"], n)  # raises on a bad count
     if family == "perevodnoy" and values["proezdnoy"] and values["pokaznoy"]:
         pass  # both may hold: any card shown (pokaznoy) includes the trump (proezdnoy)
-    for check in (_check_beating, _check_leads, _check_dealing, _check_scoring, _check_chain):
+    for check in (_check_beating, _check_leads, _check_dealing, _check_scoring, _check_chain, _check_big):
         problem = check(family, n, values)
         if problem:
             raise RulesError(problem)
@@ -563,6 +574,22 @@ def _check_chain(family: str, n: int, t: dict) -> str | None:
     return None
 
 
+def _check_big(family: str, n: int, t: dict) -> str | None:
+    """RUL-80: what two packs (VAR-BD1) are not played with yet."""
+    if not t.get("two_packs"):
+        return None  # big_durak_loss_at without two_packs is inert
+    others = [m.name for m in MODIFIER_TOGGLES
+              if m.name in t and m not in BIG_TOGGLES and t[m.name] != m.default(family)]
+    if others:
+        return f"two_packs is not combined with other §6 modifiers yet ({', '.join(others)}) (RUL-80)"
+    if t.get("trump_six_exchange"):
+        return "two_packs has two trump sixes: who may exchange is not settled, so trump_six_exchange is refused (RUL-80)"
+    if t.get("pogony_instant_win") or t.get("pogony_scoring", "none") != "none":
+        return "two_packs: pogony (two sixes) are not defined with twin sixes; pogony_instant_win and pogony_scoring " \
+               "are refused (RUL-80)"
+    return None
+
+
 # ---- the int64 vector read by the compiled core -------------------------------------------
 MODE_PROSTOY, MODE_PODKIDNOY, MODE_PEREVODNOY = 0, 1, 2
 (R_MODE, R_NPLAYERS, R_HAND, R_SETS_SINGLE_OR_PAIR, R_TWO_PAIR_SIZE, R_PARTIAL, R_ATT_DRAW_NOW,
@@ -584,7 +611,9 @@ R_SCORING = R_POKER_EXACT + 1  # scoring
 (R_SCORING_RULE,) = range(R_SCORING, R_SCORING + 1)
 R_CHAIN = R_SCORING_RULE + 1  # chain beating
 (R_BOUT_RULE, R_TEN_ABOVE_KING, R_CLUBS_ONLY, R_CHINESE_TAKER_LEADS) = range(R_CHAIN, R_CHAIN + 4)
-R_VARIANT_ANY = R_CHINESE_TAKER_LEADS + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
+R_BIG = R_CHINESE_TAKER_LEADS + 1  # two packs
+(R_TWO_PACKS, R_BIG_LOSS_AT) = range(R_BIG, R_BIG + 2)  # R_BIG_LOSS_AT: 0 = off
+R_VARIANT_ANY = R_BIG_LOSS_AT + 1  # 1 when any §6 modifier is on: the plain families skip every variant branch
 R_SIZE = R_VARIANT_ANY + 1
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 TURNUP_REDEAL, TURNUP_NEXT_CARD, TURNUP_NO_TRUMP = 0, 1, 2
@@ -642,6 +671,7 @@ def rules_vector(r: Rules) -> np.ndarray:
     _pack_dealing(v, t)
     _pack_scoring(v, t)
     _pack_chain(v, t, r.num_players)
+    _pack_big(v, t)
     v[R_VARIANT_ANY] = any(t[m.name] != m.default(r.family) for m in MODIFIER_TOGGLES if m.name in t)
     return v
 
@@ -690,6 +720,12 @@ def _pack_chain(v, t, n):
     v[R_CHINESE_TAKER_LEADS] = t.get("chinese_next_lead", "next_player") == "taker"
     if v[R_BOUT_RULE] == BOUT_ROAD:
         v[R_HAND] = 36 // n  # RUL-71: the whole pack is dealt (the deal then shows the dealer's last card)
+
+
+def _pack_big(v, t):
+    v[R_TWO_PACKS] = t.get("two_packs", False)
+    loss = t.get("big_durak_loss_at", 52)
+    v[R_BIG_LOSS_AT] = 0 if (loss == "none" or not v[R_TWO_PACKS]) else loss
 
 
 def toggle_table() -> list[dict]:

@@ -452,7 +452,7 @@ class Runner:
         trace instead of raising, `with_raw` also returns the raw record rows."""
         from sim.referee.trace import make_traces
         raw = np.zeros((deals, E.F_SIZE), dtype=np.int64)
-        decks = np.zeros((deals, 36), dtype=np.int64)
+        decks = np.zeros((deals, 72 if self.rules.toggles.get("two_packs") else 36), dtype=np.int64)
         rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
         tn = np.zeros(1, dtype=np.int64)
         ws, obs = self._state()

@@ -28,7 +28,7 @@ import numpy as np
 
 from sim.core import kernels as K
 from sim.core import layout as L
-from sim.core.cards import N_CARDS, card_name, parse_card
+from sim.core.cards import N_CARDS, card_name, lead_cards, parse_card
 from sim.core.lib import attack_ok, seed_stream
 from sim.core.machine import Deal
 from sim.core.rules import MODE_PROSTOY, PROSTOY, R_HAND, R_MODE, resolve
@@ -77,6 +77,8 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
     position leaves unknown are filled at random (seeded); only the actor's observation is used."""
     st = load_position(family, toggles, position)
     rules = st.rules
+    if rules.toggles.get("two_packs"):
+        raise ValueError("durak hint does not read two-pack positions yet (VAR-BD1): the judge does (durak judge)")
     rv = rules.vector()
     n = st.n
     rnd = np.random.default_rng(seed)
@@ -209,7 +211,7 @@ def to_core(family: str, toggles: dict | None, position: dict, seed: int = 0):
                     a = L.NO_CARD
         if a is None:
             break
-        if not K.apply(rv, ws, rec, np.int64(a), trace, tn, False):
+        if not K.apply_any(rv, ws, rec, np.int64(a), trace, tn, False):
             raise ValueError(f"the core refuses to rebuild this table (step {L.KIND_NAMES[kind]} {a})")
     else:
         raise ValueError("could not rebuild the table")
@@ -230,7 +232,7 @@ def describe(kind: int, option: int, ws) -> tuple[str, dict]:
     if kind == L.K_ATTACK:
         if option == L.FROM_TALON:
             return "lead the top card of the talon", {"type": "attack", "player": p, "from_talon": True}
-        cards = [card_name(c) for c in range(36) if (option >> c) & 1]
+        cards = [card_name(c) for c in lead_cards(option)]  # two packs: a twin named twice (RUL-83)
         return "lead " + " ".join(cards), {"type": "attack", "player": p, "cards": cards}
     if kind == L.K_EXCHANGE:
         return ("exchange the trump six", {"type": "exchange_trump_six", "player": p}) if option == 1 else \

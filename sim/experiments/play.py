@@ -122,7 +122,7 @@ class Game:
             a, cv = int(ws[L.O_TABLE_ATT + i]), int(ws[L.O_TABLE_COV + i])
             rows.append(f"{self.c(a)}/{self.c(cv) if cv >= 0 else '-'}")
         self.say("  table: " + ("  ".join(rows) if rows else "(empty)"))
-        hand = sort_hand(_cards(int(ws[L.S_HANDS + self.human])), trump)
+        hand = sort_hand(_cards(int(ws[L.S_HANDS + self.human])) + _cards(int(ws[L.S_HANDS2 + self.human])), trump)
         self.say("  your hand: " + " ".join(self.c(x) for x in hand))
 
     def option_text(self, kind: int, o: int) -> str:
@@ -179,7 +179,10 @@ class Game:
         if not cards:
             raise ValueError("type a number, cards (e.g. 8C 8H), take, pass, ? or q")
         if kind == L.K_ATTACK:
-            return sum(1 << x for x in cards), {"type": "attack", "player": p, "cards": [card_name(x) for x in cards]}
+            mask = 0
+            for x in cards:  # a card named twice (two packs): its twin bit (RUL-83)
+                mask |= (1 << (L.TWIN_LEAD + (x & 3))) if (mask >> x) & 1 else 1 << x
+            return mask, {"type": "attack", "player": p, "cards": [card_name(x) for x in cards]}
         if kind == L.K_SWAP:  # VAR-PO1: the cards to give to the talon
             return sum(1 << x for x in cards), {"type": "swap", "player": p, "cards": [card_name(x) for x in cards]}
         if len(cards) != 1:

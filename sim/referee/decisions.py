@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from sim.core.cards import N_CARDS, card_name, rank_of
+from sim.core.cards import N_CARDS, card_name, lead_cards, rank_of
 from sim.core.cards import parse_card
 from sim.referee import chain
 from sim.referee.game import RESULT_KEYS, State, _cover_problem, apply, check, nm, trace_state
@@ -43,6 +43,7 @@ KIND_NAMES = ("attack", "cover", "throw_in", "transfer", "exchange", "swap")
 NO_CARD = -1
 SHOW = 64
 FROM_TALON = 1 << 36  # attack: lead the top card of the talon (armenian, RUL-45)
+TWIN_LEAD = 37  # attack, two packs (RUL-83): bit TWIN_LEAD + suit = the led card of that suit laid twice
 
 
 class DecisionError(Exception):
@@ -164,9 +165,11 @@ def to_act(st: State):
 
 # ---- legal options --------------------------------------------------------------------------
 def _mask(cards) -> int:
+    """Cards -> an attack option: their bits; a card named twice (two packs, RUL-83) adds bit
+    TWIN_LEAD + its suit."""
     m = 0
     for c in cards:
-        m |= 1 << c
+        m |= (1 << (TWIN_LEAD + c % 4)) if m >> c & 1 else 1 << c
     return m
 
 
@@ -219,10 +222,10 @@ def _attack_options(st: State) -> set[int]:
         for c in hand:
             by_rank.setdefault(rank_of(c), []).append(c)
         cands = {_mask(sub) for cs in by_rank.values() for k in range(1, len(cs) + 1)
-                 for sub in combinations(cs, k)}
+                 for sub in combinations(sorted(cs), k)}
     out = set()
     for m in cands:
-        cards = [card_name(c) for c in range(N_CARDS) if m >> c & 1]
+        cards = [card_name(c) for c in lead_cards(m)]
         if check(st, {"type": "attack", "player": p, "cards": cards}).legal:
             out.add(m)
     if st.t("armenian") and check(st, {"type": "attack", "player": p, "from_talon": True}).legal:
@@ -319,7 +322,7 @@ def apply_option(st: State, option: int, *, legal: frozenset | None = None) -> l
         return apply(st, {"type": "swap", "player": p, "cards": [card_name(c) for c in range(N_CARDS)
                                                                   if option >> c & 1]})
     if kind == K_ATTACK:
-        cards = [card_name(c) for c in range(N_CARDS) if option >> c & 1]  # table order: ascending (RUL-11)
+        cards = [card_name(c) for c in lead_cards(option)]  # table order: ascending (RUL-11), twins last (RUL-83)
         bout = st.bout
         if option == FROM_TALON:
             ev = apply(st, {"type": "attack", "player": p, "from_talon": True})

@@ -257,8 +257,13 @@ class State:
         return c
 
     # ---- card conservation ---------------------------------------------------------------
+    def copies(self) -> int:
+        """How many copies of every card are in play: 2 with two packs (VAR-BD1), else 1."""
+        return 2 if self.toggles.get("two_packs") else 1
+
     def card_invariant_problem(self, require_known: bool = False) -> str | None:
-        """hands + table + talon + discard (+ removed) = 36 distinct cards; None when it holds."""
+        """hands + table + talon + discard (+ removed) = 36 distinct cards (two packs: 72 cards, every card
+        twice); None when it holds."""
         every = list(self.talon) + list(self.discard) + list(self.removed)
         for h in self.hands:
             every.extend(h)
@@ -266,14 +271,17 @@ class State:
             every.append(pair[0])
             if pair[1] is not None:
                 every.append(pair[1])
-        if len(every) != N_CARDS:
-            return f"hands, table, talon and discard hold {len(every)} cards, not {N_CARDS}"
+        total = N_CARDS * self.copies()
+        if len(every) != total:
+            return f"hands, table, talon and discard hold {len(every)} cards, not {total}"
         known = [c for c in every if c is not None]
-        if require_known and len(known) != N_CARDS:
-            return f"{N_CARDS - len(known)} cards are of unknown identity"
-        if len(set(known)) == len(known):
+        if require_known and len(known) != total:
+            return f"{total - len(known)} cards are of unknown identity"
+        dup = [card_name(c) for c, k in Counter(known).items() if k > self.copies()]
+        if not dup:
             return None
-        dup = [card_name(c) for c, k in Counter(known).items() if k > 1]
+        if self.copies() == 2:
+            return f"card(s) {', '.join(sorted(dup))} are in play more than twice (two packs)"
         return f"card(s) {', '.join(sorted(dup))} are in two places at once"
 
     # ---- position output -----------------------------------------------------------------
@@ -384,7 +392,8 @@ def _missing_cards(st: State, position: dict, problem: str) -> str:
                and str(s) not in sizes and not st.is_out[s]]
     every = list(st.talon) + list(st.discard) + list(st.removed) + [c for h in st.hands for c in h]
     every += [c for pair in st.table for c in pair if c is not None]
-    if len(every) >= N_CARDS:
+    total = N_CARDS * st.copies()
+    if len(every) >= total or st.copies() > 1:
         return problem
     parts = [f"{N_CARDS - len(every)} of the {N_CARDS} cards are missing"]
     if no_hand:
@@ -540,13 +549,13 @@ def load_position(family: str, toggles: dict | None, position: dict) -> State:
     total_known = len(st.talon) + sum(len(h) for h in st.hands) + sum(1 + (p[1] is not None) for p in st.table)
     total_known += len(st.removed)
     dc = position.get("discard_count")
-    dc = N_CARDS - total_known if dc is None else int(dc)
+    dc = N_CARDS * st.copies() - total_known if dc is None else int(dc)  # two packs: 72 cards (RUL-81)
     st.discard = [None] * dc
     problem = st.card_invariant_problem()
     if problem:
         raise ValueError(f"position breaks card conservation: {_missing_cards(st, position, problem)} (C-1)")
-    if st.trump_card is not None and st.trump_card_location == "talon_bottom":
-        for s in range(n):
+    if st.trump_card is not None and st.trump_card_location == "talon_bottom" and st.copies() == 1:
+        for s in range(n):  # (two packs: the trump card's twin may be anywhere, RUL-81)
             if st.trump_card in st.hands[s]:
                 raise ValueError(f"trump card {tc} is under the talon and in seat {s}'s hand")
 
@@ -598,10 +607,14 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     attacker follows ``first_attacker_later_deals`` using ``previous_fool`` (None after a draw).
     """
     pack = [c if isinstance(c, int) else parse_card(c) for c in deck]
-    if len(pack) != N_CARDS or len(set(pack)) != N_CARDS:
+    st = State(rules)
+    if st.copies() == 2:  # VAR-BD1 / RUL-81: two packs shuffled together, every card twice
+        if len(pack) != 2 * N_CARDS or any(k != 2 for k in Counter(pack).values()) or len(set(pack)) != N_CARDS:
+            raise ValueError(f"with two_packs the deck must be the {N_CARDS} cards twice each (72 cards), got "
+                             f"{len(pack)} cards")
+    elif len(pack) != N_CARDS or len(set(pack)) != N_CARDS:
         raise ValueError(f"the deck must be the {N_CARDS} distinct cards of the pack (C-1), got {len(pack)} "
                          f"cards, {len(set(pack))} distinct")
-    st = State(rules)
     n, h = st.n, chain.deal_size(st, st.toggles["hand_size"])
     if not 0 <= dealer < n:
         raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
@@ -625,7 +638,7 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
             st.talon = pack[i + 2:] + [pack[i], pack[i + 1]]
             st.trump_card_location = "talon_bottom"
             st.card_under_trump = True
-        elif i < N_CARDS:                      # the next card is turned and lies under the talon
+        elif i < len(pack):                    # the next card is turned and lies under the talon
             st.trump_card = pack[i]
             face_down = pack[i + 1:]
             if st.t("albanian"):
@@ -712,9 +725,12 @@ def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> i
         return (previous_fool - 1) % st.n if how == "pod_duraka" else (previous_fool + 1) % st.n
     if how == "left_of_dealer":
         return left
-    # lowest_trump: the holder of the lowest trump (the 6-player dealer's shown trump counts)
+    # lowest_trump: the holder of the lowest trump (the 6-player dealer's shown trump counts); with two
+    # packs both copies of it may be dealt: the first of their holders clockwise from the dealer's left
+    # leads (RUL-84), so the seats are searched in that order
+    order = [(st.dealer + k) % st.n for k in range(1, st.n + 1)]
     best = None
-    for s in range(st.n):
+    for s in order:
         for c in st.hands[s]:
             if st.is_trump_for(c, s) and (best is None or c < best[0]):  # own_trumps: his own (RUL-34)
                 best = (c, s)
@@ -722,7 +738,7 @@ def _first_attacker(st: State, later_deal: bool, previous_fool: int | None) -> i
         return best[1]
     if st.toggles["no_trump_in_hands_fallback"] == "lowest_card":
         # lowest rank, ties by suit C < D < H < S: exactly the smallest rank-major card int
-        return min((c, s) for s in range(st.n) for c in st.hands[s])[1]
+        return order[min((c, i) for i, s in enumerate(order) for c in st.hands[s])[1]]
     return left
 
 
@@ -754,13 +770,14 @@ def _card(raw, what: str = "card") -> int:
         raise _Illegal("RUL-1", f"the {what} {raw!r} is not a card (write rank+suit, e.g. '10S' or 'QH')") from None
 
 
-def _card_list(raw, what: str = "cards") -> list[int]:
+def _card_list(raw, what: str = "cards", copies: int = 1) -> list[int]:
+    """The cards of an action; each at most once (with two packs, `copies`=2: at most twice, RUL-83)."""
     if isinstance(raw, str) or not isinstance(raw, (list, tuple)):
         raise _Illegal("RUL-1", f"the action's {what} must be a list of cards, got {raw!r}")
     out = [_card(x) for x in raw]
     _require(out, "RUL-1", f"the action's {what} list is empty")
-    dup = [nm(c) for c, k in Counter(out).items() if k > 1]
-    _require(not dup, "RUL-1", f"card {', '.join(dup)} is named twice")
+    dup = [nm(c) for c, k in Counter(out).items() if k > copies]
+    _require(not dup, "RUL-1", f"card {', '.join(dup)} is named " + ("twice" if copies == 1 else "three times"))
     return out
 
 
@@ -805,6 +822,8 @@ def _cover_problem(st: State, attack: int, cover: int, still_held: list) -> tupl
     that stay in his hand besides this cover (for trump_only_if_cannot_follow, RUL-10)."""
     d = st.defender
     if not beats(st, attack, cover):
+        if cover == attack:  # two packs (VAR-BD1): "Равной картой по значению и по масти отбиться нельзя"
+            return "RUL-85", f"{nm(cover)} does not beat {nm(attack)}: an equal card (same rank and suit) never beats"
         if st.t("spades_only_by_spades") and (suit_of(attack) == 3) != (suit_of(cover) == 3):
             return "VAR-PP1", (f"{nm(cover)} does not beat {nm(attack)}: a spade is beaten only by a higher spade "
                                "and a spade beats no other suit")
@@ -995,7 +1014,7 @@ def _check_attack(st: State, a: dict) -> Verdict:
         _require(not st.table, "RUL-14", "the bout is already open: the lead has been made")
         _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
         return _check_talon_lead(st, p, a)
-    cards = _card_list(a.get("cards"))
+    cards = _card_list(a.get("cards"), copies=st.copies())
     _active_player(st, p)
     if st.table:
         rule = ("PR5-A7" if st.family == "prostoy_5" else "PR6-D3") if st.prostoy else "RUL-14"
@@ -1004,6 +1023,7 @@ def _check_attack(st: State, a: dict) -> Verdict:
     _require(p == st.attacker, "RUL-6", f"player {p} is not the attacker; player {st.attacker} leads this bout")
     for c in cards:
         _in_hand(st, p, c)
+        _require(cards.count(c) <= st.hands[p].count(c), "RUL-83", f"player {p} holds {nm(c)} only once")
     if st.t("lead_rule") == "tryoshka":
         return _tryoshka_lead(st, p, cards)
     if st.prostoy:
@@ -1159,6 +1179,13 @@ def _prostoy_set(st: State, cards: list[int]) -> tuple[str, str]:
     return legal
 
 
+def _attack_row(st: State, att: int):
+    """The table row of attack card `att`: with two packs both copies may lie there, and a cover names the
+    first of them still uncovered (RUL-83)."""
+    rows = [pair for pair in st.table if pair[0] == att]
+    return next((pair for pair in rows if pair[1] is None), rows[0] if rows else None)
+
+
 def _check_cover(st: State, a: dict) -> Verdict:
     _not_over(st)
     p = _seat(st, a.get("player"))
@@ -1168,7 +1195,7 @@ def _check_cover(st: State, a: dict) -> Verdict:
     _require(st.table, "RUL-14", "no bout is open, so there is nothing to cover")
     _require(p == st.defender, "POD-D4", f"only the defender (player {st.defender}) covers attack cards")
     _require(not st.take_declared, "POD-D5", "the defender has said 'I take', which cannot be taken back")
-    row = next((pair for pair in st.table if pair[0] == att), None)
+    row = _attack_row(st, att)
     _require(row is not None, "POD-D4", f"{nm(att)} is not an attack card on the table")
     _require(row[1] is None, "C-5", f"{nm(att)} is already covered by {nm(row[1])}, and a placed card stays")
     _in_hand(st, p, cov)
@@ -1510,7 +1537,7 @@ def _do(st: State, a: dict) -> list[dict]:
     elif kind == "cover":
         att, cov = _card(a["attack"]), _card(a["cover"])
         st.hands[p].remove(cov)
-        next(pair for pair in st.table if pair[0] == att)[1] = cov
+        _attack_row(st, att)[1] = cov
         st.passed.clear()
         st.points[p] += 1  # RUL-60: a cover beats the card, whatever becomes of the bout
         events.append({"event": "cover", "player": p, "attack": nm(att), "cover": nm(cov)})
@@ -1645,6 +1672,17 @@ def _end_bout(st: State, taken: bool, events: list) -> None:
         _score_pogony(st, d, st.attack_cards())
         st.hands[d].extend(cards)
         events.append({"event": "pick_up", "player": d, "cards": _names(cards)})
+        loss = st.t("big_durak_loss_at", "none")
+        if st.t("two_packs") and loss != "none" and len(st.hands[d]) >= loss:
+            # VAR-BD1 / RUL-82: he has gathered big_durak_loss_at cards: his side loses at once, before
+            # anybody draws; the others still in escape together at this bout
+            st.table = []
+            st.laid_by.clear()
+            events.append({"event": "big_durak_loss", "player": d, "cards": len(st.hands[d])})
+            st.result = _result(st, st.team[d], st.bout)
+            events.append({"event": "deal_over", "result": dict(st.result)})
+            st.attacker = st.defender = st.bout_opener = None
+            return
     else:      # POD-R1: "бито", the table goes to the closed discard
         _discard(st, cards, events)
     st.table = []

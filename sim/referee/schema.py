@@ -16,7 +16,7 @@ CARD = {"type": "string", "pattern": r"^\s*(?:[6-9]|10|[JQKAjqka])[CDHScdhs]\s*$
 CARDS = {"type": "array", "items": CARD}
 SEAT = {"type": "integer", "minimum": 0, "maximum": 5}
 SEAT_KEY = "^[0-5]$"
-COUNT = {"type": "integer", "minimum": 0, "maximum": 36}
+COUNT = {"type": "integer", "minimum": 0, "maximum": 72}  # 72: two packs (VAR-BD1, RUL-81)
 
 POSITION = {
     "type": "object",

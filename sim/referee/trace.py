@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import layout as E
-from sim.core.cards import RANKS, card_name, cards_of
+from sim.core.cards import RANKS, card_name, cards_of, lead_cards
 from sim.core.rules import Rules
 from sim.core.records import OUTCOMES
 
@@ -40,7 +40,7 @@ def decode(rows: np.ndarray) -> tuple[list[list[dict]], list[list[list[str]]]]:
                 shuf.append([])
             shuf[-1].append(card_name(a))
         elif code == E.T_ATTACK:
-            act = {"type": "attack", "player": p, "cards": [card_name(c) for c in cards_of(a)]}
+            act = {"type": "attack", "player": p, "cards": [card_name(c) for c in lead_cards(a)]}
             if b == 1:  # armenian: led from the top of the talon (RUL-45)
                 act["from_talon"] = True
             acts.append(act)
