@@ -90,7 +90,7 @@ def _play_out(ws, s, c):
     ws[O_KNOWN + s] &= ~(ONE << c)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _draw(ws, s, hand_size):
     """Refill seat s to hand_size from the talon (the face-up trump card comes last)."""
     tp = ws[S_TP]

@@ -449,7 +449,7 @@ def swap_ok(obs, legal, a):
     return k <= swap_cap(obs)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def option_ok(obs, kind, legal, a):
     """Is answer `a` to a decision of `kind` with legal mask `legal` allowed? (the attack: attack_ok)."""
     if kind == K_ATTACK:
