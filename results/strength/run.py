@@ -71,8 +71,22 @@ def main():
     out["seconds"] = time.time() - t0
     out["cpu"] = os.cpu_count()
     out["args"] = vars(a)
+    out["commit"] = _commit()
     Path(a.out, "strength.json").write_text(json.dumps(out, indent=1, default=float))
     render(out, a)
+
+
+def _commit() -> str:
+    """The commit the figures were measured on (with `+` when the tree had changes)."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                              check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                               text=True).stdout.strip()
+        return head + ("+" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
 
 
 def render(out, a):
@@ -98,13 +112,12 @@ def render(out, a):
            "strength figures do not depend on the load. An unfinished deal (RUL-22: 1,000 bouts) is dropped from "
            "the rates and counted in the last column; such a deal also drags games/s down. Re-render this page "
            "from strength.json with `--from-json`.", "",
-           "Measured at commit 1aa07be's search. Since then a playout cut off by RUL-22 counts as a draw instead of an "
-           "escape (it had made one 2-player perevodnoy transfer/take cycle look like a win: the single unfinished "
-           "deal above). Re-measured after that fix by `pytest -m slow tests/test_search.py` (600 deals, seed 11, "
-           "seats swapped): podkidnoy +66.5 [+60.7, +72.3], perevodnoy +71.2 [+65.7, +76.6] against expert, "
-           "no unfinished deal.", "",
-           "Not re-measured since issue 14 retuned `expert` (it is both the opponent here and search's playout "
-           "policy). Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
+           f"Measured at commit {out.get('commit', 'unknown')}. `search` plays "
+           "`expert` in its playouts, so a change to expert changes search too: the playout=0 rows fell below expert "
+           "when issue 14 made expert stronger (expert now beats greedy by 25 points in 2-player podkidnoy), and "
+           "search against greedy fell from about +59 to +31 in 2-player podkidnoy (its playouts now model greedy as "
+           "the stronger expert).", "",
+           "Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
            "each of expert's habits is worth, where search disagrees with expert; `habits.py`) and `unfinished.md` "
            "(unfinished deals per strategy, family and player count; `unfinished.py`; `unfinished_before.md` is the "
            "same table before the cycle fix)."]
