@@ -23,7 +23,9 @@ GAMES_PER_ORDER = 100_000
 SEED = 2024
 THREADS = 2
 
-ALL = sorted(dispatch.discover())
+# the search players (search, rollout: tens of games a second) are measured on their own in results/strength/
+SLOW = ("search", "rollout")
+ALL = sorted(n for n in dispatch.discover() if n not in SLOW)
 _orig = dispatch.engine_for
 dispatch.engine_for = lambda names, paths=(): _orig(list(names) + ALL, paths)
 
@@ -40,7 +42,8 @@ def main():
            f"Each pair: {2 * GAMES_PER_ORDER:,} deals ({GAMES_PER_ORDER:,} per seat order, seed {SEED}), default rules of",
            "the family. Rates in % of finished deals with 95% Wilson intervals; `A escaped` = B is the fool.",
            "`A - B fool` is B's fool rate minus A's in points (positive: A is better). Produced by",
-           "`results/round_robin_2p.py` (sim.experiments.batch.run, 2 threads).", ""]
+           "`results/round_robin_2p.py` (sim.experiments.batch.run, 2 threads). The search players (search,",
+           "rollout) are left out: at tens of games a second they are measured in `results/strength/`.", ""]
     for fam in FAMILIES:
         rules = R.resolve(fam, 2)
         names = [n for n in ALL if fam in dispatch.info(n).families]
