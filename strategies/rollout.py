@@ -6,7 +6,8 @@ other hands (keeping the cards everybody saw them pick up) and to the talon (the
 card stays at the bottom), `samples` times. For each candidate lead (every distinct card as a
 single, plus expert's own choice, which may be a set), it plays the deal to the end on the
 compiled core with `greedy` in every seat — the fast playout policy — from exactly the position
-after that lead, and scores +1 when its side escapes, 0 for a draw, -1 as the fool. The best
+after that lead (search's `evaluate`), and scores +1 when its side escapes, 0 for a draw (a playout cut
+off as a cycle too), -1 as the fool. The best
 average wins (ties: expert's choice). The same sampled deals serve every candidate, so the
 comparison between candidates is paired. Covers, throw-ins, transfers and the trump-six exchange
 are expert's.
@@ -18,10 +19,7 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply_any, sample_hidden  # apply_any: two packs too (VAR-BD1)
-from sim.core.layout import F_OUTCOME, F_SIZE, STATE_SIZE
-from sim.core.lib import O_HAND, O_LIMIT, O_RULES, O_SEAT, attack_ok, bit, lowest, popcount
-from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE
+from sim.core.lib import O_HAND, attack_ok, bit, lowest
 from strategies import expert as _expert
 from strategies import search as _search
 
@@ -37,18 +35,7 @@ PARAMS = {
 }
 WHOLE_PARAMS = tuple(PARAMS)
 
-OUT_ESCAPED, OUT_DREW = 0, 1
 EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
-
-
-@njit(cache=True)
-def _playout(rv, ws, lead, rec, srng):
-    """From a sampled state at its lead decision: play `lead`, then the deal to the end, greedy in every
-    seat (the search player's playout with its greedy policy)."""
-    trace = np.zeros((1, 4), dtype=np.int64)
-    tn = np.zeros(1, dtype=np.int64)
-    if apply_any(rv, ws, rec, lead, trace, tn, False):
-        _search.playout(rv, ws, rec, trace, tn, np.zeros(16, dtype=np.float64), srng, 0)
 
 
 @njit(cache=True)
@@ -58,9 +45,8 @@ def attack(obs, legal, params, rng):
     samples = np.int64(params[0]) if params[0] >= 1 else 12
     max_cand = np.int64(params[1]) if params[1] >= 1 else 8
     cands = np.zeros(37, dtype=np.int64)
-    nc = 0
-    cands[nc] = mine
-    nc += 1
+    cands[0] = mine  # legal (attack_ok), so within the limit in simple durak too
+    nc = 1
     m = hand
     while m and nc <= max_cand:
         c = lowest(m)
@@ -70,37 +56,13 @@ def attack(obs, legal, params, rng):
             nc += 1
     if nc == 1:
         return mine
-    me = obs[O_SEAT]
-    rv = np.zeros(R_SIZE, dtype=np.int64)
-    for i in range(R_SIZE):
-        rv[i] = obs[O_RULES + i]
-    base = np.zeros(STATE_SIZE, dtype=np.int64)
-    ws = np.zeros(STATE_SIZE, dtype=np.int64)
-    srng = np.zeros(1, dtype=np.uint64)
-    rec = np.zeros(F_SIZE, dtype=np.int64)
-    score = np.zeros(37, dtype=np.float64)
-    prostoy = obs[O_RULES + R_MODE] == MODE_PROSTOY
-    limit = obs[O_LIMIT]
-    done = 0
-    for _ in range(samples):
-        if not sample_hidden(obs, rng, base):  # the hidden cards dealt as they might lie (sim.core.kernels)
-            continue
-        seed = rng[0]
-        for j in range(nc):
-            if prostoy and popcount(cands[j]) > limit:
-                continue
-            ws[:] = base
-            rec[:] = 0
-            srng[0] = seed  # the same playout randomness for every candidate
-            _playout(rv, ws, cands[j], rec, srng)
-            o = rec[F_OUTCOME + me]
-            score[j] += 1.0 if o == OUT_ESCAPED else (0.0 if o == OUT_DREW else -1.0)
-        done += 1
-    if done == 0:
+    # search's paired evaluation with greedy playouts; the best mean score (+1 escaped, 0 drew, -1 fool)
+    tally = np.zeros((37, 3), dtype=np.int64)
+    if _search.evaluate(obs, cands, nc, samples, 0, rng, tally) == 0:
         return mine
     best = 0
     for j in range(1, nc):
-        if score[j] > score[best]:
+        if tally[j, 0] - tally[j, 2] > tally[best, 0] - tally[best, 2]:
             best = j
     return cands[best]
 

@@ -23,7 +23,7 @@ lead only. Deterministic for a given seed: all its randomness comes from the `rn
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import apply, apply_any, sample_hidden  # apply_any: two packs too (VAR-BD1)
+from sim.core.kernels import apply_any, apply_packs, sample_hidden  # apply_any: two packs too (VAR-BD1)
 from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.layout import (
     F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR,
@@ -31,7 +31,7 @@ from sim.core.layout import (
     OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
 )
 from sim.core.lib import (
-    O_HAND, O_LIMIT, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount, swap_ok,
+    O_HAND, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount, swap_ok,
 )
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS
 from strategies import expert as _expert
@@ -86,24 +86,20 @@ def _policy(kind, obs, legal, pz, srng, which):
 @njit(cache=True)
 def playout(rv, ws, rec, trace, tn, pz, srng, which):
     """Play a full state to the end with one policy in every seat. False if an answer was illegal."""
-    if rv[R_TWO_PACKS] != 0:  # two packs (VAR-BD1): the loop of its own keeps `apply`'s one-pack loop as it was
+    if rv[R_TWO_PACKS] != 0:
         return _playout_two_packs(rv, ws, rec, trace, tn, pz, srng, which)
-    obs = ws[:O_SIZE]
-    while True:
-        kind = ws[O_KIND]
-        if kind < 0:
-            return True
-        seat = ws[O_ACTOR]
-        ws[O_SEAT] = seat
-        ws[O_HAND] = ws[S_HANDS + seat]
-        a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
-        if not apply(rv, ws, rec, a, trace, tn, False):
-            return False
+    return _playout(rv, ws, rec, trace, tn, pz, srng, which, False)
 
 
 @njit(cache=True)
 def _playout_two_packs(rv, ws, rec, trace, tn, pz, srng, which):
-    """`playout` with two packs: the actor's twins in the observation, answers through `apply_any`."""
+    return _playout(rv, ws, rec, trace, tn, pz, srng, which, True)
+
+
+@njit(cache=True, inline="always")
+def _playout(rv, ws, rec, trace, tn, pz, srng, which, two):
+    """The playout loop; `two` (two packs, VAR-BD1) is a constant at both calls above, so the one-pack
+    loop has no two-pack step in it."""
     obs = ws[:O_SIZE]
     while True:
         kind = ws[O_KIND]
@@ -112,9 +108,10 @@ def _playout_two_packs(rv, ws, rec, trace, tn, pz, srng, which):
         seat = ws[O_ACTOR]
         ws[O_SEAT] = seat
         ws[O_HAND] = ws[S_HANDS + seat]
-        ws[O_HAND2] = ws[S_HANDS2 + seat]
+        if two:
+            ws[O_HAND2] = ws[S_HANDS2 + seat]
         a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
-        if not apply_any(rv, ws, rec, a, trace, tn, False):
+        if not apply_packs(rv, ws, rec, a, trace, tn, False, two):
             return False
 
 

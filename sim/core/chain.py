@@ -119,7 +119,7 @@ def chain_advance(rv, ws, rec, trace, tn, tracing):
             _ask_beat(rv, ws)
             return
         if ph == PH_CHAIN_END:
-            _end_throw_bout(rv, ws, rec, trace, tn, tracing)
+            _end_throw_bout(rv, ws, rec, trace, tn, tracing, False)
             continue
         return
 

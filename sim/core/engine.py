@@ -12,7 +12,7 @@ it says nothing about the deal's stream.
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import after_deal, apply, apply_any, new_series, start_deal
+from sim.core.kernels import after_deal, apply_packs, new_series, start_deal
 from sim.core.layout import F_DEAL, F_ERROR, F_GAME, F_SERIES, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK, S_HANDS, S_LEGAL
 from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.lib import mix64, rng_below, seed_stream
@@ -27,40 +27,35 @@ def decide(sid, kind, obs, legal, params, rng):
 # --- DISPATCH END ---
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, two):
+    """Ask the strategies until the deal is over (or a strategy answers illegally). `two` is a constant
+    at both calls below (two packs, VAR-BD1: the actor's twins go in the observation too)."""
+    while True:
+        kind = ws[O_KIND]
+        if kind < 0:
+            return
+        seat = ws[O_ACTOR]
+        ws[O_SEAT] = seat
+        ws[O_HAND] = ws[S_HANDS + seat]
+        if two:
+            ws[O_HAND2] = ws[S_HANDS2 + seat]
+        status[1] = seat
+        status[2] += 1
+        a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
+        if not apply_packs(rv, ws, rec, a, trace, tn, tracing, two):
+            return
+
+
 @njit(cache=True, _nrt=False)
 def play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status):
-    """Ask the strategies until the deal is over (or a strategy answers illegally)."""
-    while True:
-        kind = ws[O_KIND]
-        if kind < 0:
-            return
-        seat = ws[O_ACTOR]
-        ws[O_SEAT] = seat
-        ws[O_HAND] = ws[S_HANDS + seat]
-        status[1] = seat
-        status[2] += 1
-        a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
-        if not apply(rv, ws, rec, a, trace, tn, tracing):
-            return
+    """One pack: the hot loop, with no two-pack step in it."""
+    _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, False)
 
 
 @njit(cache=True, _nrt=False)
-def play_any(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status):
-    """`play` for the rule sets `apply` does not play (two packs, VAR-BD1): the actor's twins in the
-    observation too, and `apply_any`."""
-    while True:
-        kind = ws[O_KIND]
-        if kind < 0:
-            return
-        seat = ws[O_ACTOR]
-        ws[O_SEAT] = seat
-        ws[O_HAND] = ws[S_HANDS + seat]
-        ws[O_HAND2] = ws[S_HANDS2 + seat]
-        status[1] = seat
-        status[2] += 1
-        a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
-        if not apply_any(rv, ws, rec, a, trace, tn, tracing):
-            return
+def play_two_packs(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status):
+    _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, True)
 
 
 @njit(cache=True, _nrt=False)
@@ -95,7 +90,7 @@ def play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, row0, de
             for i in range(deck_out.shape[1]):
                 deck_out[d, i] = ws[S_DECK + i]
         if rv[R_TWO_PACKS] != 0:
-            play_any(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
+            play_two_packs(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
         else:
             play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
         if rec[F_ERROR]:

@@ -16,6 +16,11 @@ after a cover or a throw-in) are ``inline="always"``: numba then inlines them in
 at its own level. Left to LLVM, each of them became a call that passes every array as a seven-word
 struct, and the §6 variant code made the functions big enough that LLVM stopped inlining them:
 the plain families lost 17% that way (instruction counts under callgrind, issue 9).
+
+Two packs (VAR-BD1) use the same kernels: where a card can be there twice, a twin mask sits beside the
+card mask, and the kernels that move cards take a flag ``two``. It is a constant wherever it is passed
+(``apply`` passes False, ``apply_any`` picks True or False from the rules), so after inlining the
+compiler drops the branch not taken: a one-pack deal runs no two-pack step.
 """
 import numpy as np
 from numba import njit
@@ -245,11 +250,12 @@ def new_series(rv, ws):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _shuffle(drng, ws):
-    """Fisher-Yates over S_DECK; each 64-bit draw gives two 32-bit multiply-shift indices."""
-    for i in range(36):
-        ws[S_DECK + i] = i
-    i = 35
+def _shuffle(drng, ws, size):
+    """Fisher-Yates over S_DECK (`size` 36, or 72 for two packs, RUL-81: each card id twice); each 64-bit
+    draw gives two 32-bit multiply-shift indices."""
+    for i in range(size):
+        ws[S_DECK + i] = i if i < 36 else i - 36
+    i = size - 1
     while i > 0:
         r = rng_next(drng)
         j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
@@ -454,7 +460,7 @@ def _turn_trump_variant(rv, ws, tc, dealer):
 def deal(rv, drng, ws, dealer):
     """RUL-2: shuffle, deal one at a time from the dealer's left, turn the trump card."""
     if rv[R_VARIANT_ANY] == 0:
-        _shuffle(drng, ws)
+        _shuffle(drng, ws, 36)
         dealt = _deal_hands(rv, ws, dealer, rv[R_NPLAYERS] * rv[R_HAND])
         tc = _lay_talon(rv, ws, dealer, dealt)
         _turn_trump(rv, ws, tc)
@@ -464,7 +470,7 @@ def deal(rv, drng, ws, dealer):
             if rv[R_TWO_PACKS] != 0:  # VAR-BD1: two packs (RUL-80/81)
                 tc = _deal_two_packs(rv, drng, ws, dealer)
                 break
-            _shuffle(drng, ws)
+            _shuffle(drng, ws, 36)
             if rv[R_DEALING_ANY] != 0:
                 tc = _deal_variant(rv, drng, ws, dealer)
             else:
@@ -775,7 +781,10 @@ def advance(rv, ws, rec, trace, tn, tracing):
             if _defender_decision(rv, ws):
                 return
             if ws[O_TAKING] != 0 and rv[R_THROW_AFTER_TAKE] == 0:
-                _end_throw_bout(rv, ws, rec, trace, tn, tracing)
+                if rv[R_TWO_PACKS] != 0:
+                    _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
+                else:
+                    _end_throw_bout(rv, ws, rec, trace, tn, tracing, False)
                 continue
             ws[S_THROW_I] = 0
             ws[S_ATT_DONE] = ws[S_SKIP_ATT]
@@ -788,18 +797,25 @@ def advance(rv, ws, rec, trace, tn, tracing):
                 ws[S_SKIP_ATT] = 0
                 ws[S_PHASE] = PH_DEFEND
                 continue
-            _end_throw_bout(rv, ws, rec, trace, tn, tracing)
+            if rv[R_TWO_PACKS] != 0:
+                _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
+            else:
+                _end_throw_bout(rv, ws, rec, trace, tn, tracing, False)
 
 
 # ---- applying an answer -----------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def apply(rv, ws, rec, a, trace, tn, tracing):
+def apply_packs(rv, ws, rec, a, trace, tn, tracing, two):
     """Play answer `a` to the pending decision and advance to the next one. An illegal answer
-    stops the deal with the error in `rec` and returns False."""
+    stops the deal with the error in `rec` and returns False. `two` (two packs, VAR-BD1) is a constant
+    at every call: the answers that move cards then play out one copy (RUL-83), and the branch not taken
+    is compiled away, so one pack pays nothing for two."""
     kind = ws[O_KIND]
     seat = ws[O_ACTOR]
     if kind < 0:
         return False
+    if two:
+        ws[O_HAND2] = ws[S_HANDS2 + seat]  # the attack's twin test reads the actor's twins
     if not option_ok(ws, kind, ws[S_LEGAL], a):
         fail(ws, rec, seat, kind, a)
         return False
@@ -807,9 +823,12 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
         ws[S_CHAIN_ANSWER] = a
         ws[S_PHASE] = PH_CHAIN_ANSWER
     elif kind == K_ATTACK:
-        _apply_attack(rv, ws, seat, a, trace, tn, tracing)
+        if two:
+            _apply_attack2(rv, ws, seat, a, trace, tn, tracing)
+        else:
+            _apply_attack(rv, ws, seat, a, trace, tn, tracing)
     elif kind == K_COVER:
-        _apply_cover(rv, ws, rec, seat, a, trace, tn, tracing)
+        _apply_cover(rv, ws, rec, seat, a, trace, tn, tracing, two)
     elif kind == K_THROW_IN:
         if a == NO_CARD:
             if tracing:
@@ -818,14 +837,17 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
                 ws[S_ATT_DONE] = 1
             ws[S_THROW_I] += 1
         else:
-            _play_out(ws, seat, a)
+            if two:
+                _play_out2(ws, seat, a)
+            else:
+                _play_out(ws, seat, a)
             _table_add(ws, a, seat)
             if tracing:
                 emit(trace, tn, T_THROW_IN, seat, a, 0)
             ws[S_SKIP_ATT] = 0
             ws[S_PHASE] = PH_DEFEND
     elif kind == K_TRANSFER:
-        _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing)
+        _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing, two)
     elif kind == K_SWAP:
         _apply_swap(rv, ws, seat, a, trace, tn, tracing)
     else:
@@ -846,14 +868,19 @@ def apply(rv, ws, rec, a, trace, tn, tracing):
     return True
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def apply(rv, ws, rec, a, trace, tn, tracing):
+    """`apply_packs` with one pack: the batch engine's hot loop (two-pack deals have a loop of their own)."""
+    return apply_packs(rv, ws, rec, a, trace, tn, tracing, False)
+
+
 @njit(cache=True, _nrt=False)
 def apply_any(rv, ws, rec, a, trace, tn, tracing):
-    """`apply` for every rule set: with two packs (VAR-BD1) the answers move one copy of a card (`_apply2`).
-    `apply` itself plays one pack only, so that the batch engine's hot loop stays as it was; drivers that
-    may meet two packs (the machine, search playouts, hints, the engine's `play_any`) call this."""
+    """`apply_packs` for every rule set, one pack or two (VAR-BD1): for the drivers that may meet either
+    (the machine, hints, rollout)."""
     if rv[R_TWO_PACKS] != 0:
-        return _apply2(rv, ws, rec, a, trace, tn, tracing)
-    return apply(rv, ws, rec, a, trace, tn, tracing)
+        return apply_packs(rv, ws, rec, a, trace, tn, tracing, True)
+    return apply_packs(rv, ws, rec, a, trace, tn, tracing, False)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -894,7 +921,7 @@ def _apply_attack(rv, ws, att, a, trace, tn, tracing):
 
 
 @njit(cache=True, _nrt=False)
-def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
+def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing, two):
     if rv[R_MODE] == MODE_PROSTOY:
         i = ws[S_NCOV]
         if a == NO_CARD:
@@ -914,7 +941,10 @@ def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
             emit(trace, tn, T_TAKE, dfn, 0, 0)
         return
     tgt = ws[S_NCOV]
-    _play_out(ws, dfn, a)
+    if two:
+        _play_out2(ws, dfn, a)
+    else:
+        _play_out(ws, dfn, a)
     ws[O_TABLE_COV + tgt] = a
     ws[O_TABLE_MASK] |= ONE << a
     ws[S_NCOV] = tgt + 1
@@ -925,7 +955,7 @@ def _apply_cover(rv, ws, rec, dfn, a, trace, tn, tracing):
 
 
 @njit(cache=True, _nrt=False)
-def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
+def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing, two):
     ws[O_SHOW_LEGAL] = 0
     if a == NO_CARD:
         ws[S_DECLINED] = 1
@@ -944,7 +974,10 @@ def _apply_transfer(rv, ws, rec, dfn, a, trace, tn, tracing):
         if tracing:
             emit(trace, tn, T_SHOW, dfn, c, nd)
     else:
-        _play_out(ws, dfn, a)
+        if two:
+            _play_out2(ws, dfn, a)  # one copy (RUL-83)
+        else:
+            _play_out(ws, dfn, a)
         _table_add(ws, a, dfn)
         if tracing:
             emit(trace, tn, T_TRANSFER, dfn, a, nd)
@@ -1134,14 +1167,18 @@ def _score_result(rv, ws, rec, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
-    """RUL-17/18: the table is taken or discarded; everyone refills, the defender last."""
+def _end_throw_bout(rv, ws, rec, trace, tn, tracing, two):
+    """RUL-17/18: the table is taken or discarded; everyone refills, the defender last. `two` (a constant
+    at every call): two packs (VAR-BD1), where the table's cards move one copy at a time from their slots
+    and a taker who reaches big_durak_loss_at cards loses at once, before anybody draws (RUL-82)."""
     n = rv[R_NPLAYERS]
     dfn = ws[O_DEFENDER]
     tm = ws[O_TABLE_MASK]
     taking = ws[O_TAKING] != 0
     tp0 = ws[S_TP]
-    if taking:
+    if two:
+        _table_away2(ws, dfn, rec, taking)
+    elif taking:
         if rv[R_SCORING_RULE] != 0:
             _pogony_of_take(ws, dfn)
         _set_hand(ws, dfn, ws[S_HANDS + dfn] | tm)
@@ -1150,16 +1187,25 @@ def _end_throw_bout(rv, ws, rec, trace, tn, tracing):
     else:
         _to_discard(rv, ws, tm, trace, tn, tracing)
     ws[O_TABLE_MASK] = 0
+    if two and taking and rv[R_BIG_LOSS_AT] > 0 and ws[O_HAND_SIZE + dfn] >= rv[R_BIG_LOSS_AT]:
+        _big_loss(rv, ws, rec, dfn)
+        return
     if ws[S_TP] < ws[S_TEND]:
         out = ws[O_OUT]
         s = ws[S_OPENER]
         for _ in range(n):
             if s != dfn and not (out >> s) & 1:
-                _refill(rv, ws, s)
+                if two:
+                    _draw2(ws, s, rv[R_HAND])
+                else:
+                    _refill(rv, ws, s)
             s += 1
             if s == n:
                 s = 0
-        _refill(rv, ws, dfn)
+        if two:
+            _draw2(ws, dfn, rv[R_HAND])
+        else:
+            _refill(rv, ws, dfn)
     ws[O_QUIET] = 0 if not taking or ws[S_TP] != tp0 else ws[O_QUIET] + 1
     _end_bout(rv, ws, rec, taking)
 
@@ -1481,33 +1527,11 @@ def _gain2(ws, s, c, known):
 
 
 @njit(cache=True, _nrt=False)
-def _shuffle2(drng, ws):
-    """RUL-81: the two packs shuffled together: S_DECK holds 72 card ids, each of 0..35 twice (the
-    Fisher-Yates of _shuffle over 72 places)."""
-    for i in range(72):
-        ws[S_DECK + i] = i if i < 36 else i - 36
-    i = 71
-    while i > 0:
-        r = rng_next(drng)
-        j = np.int64(((r >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
-        tmp = ws[S_DECK + i]
-        ws[S_DECK + i] = ws[S_DECK + j]
-        ws[S_DECK + j] = tmp
-        i -= 1
-        if i > 0:
-            j = np.int64(((r & np.uint64(0xFFFFFFFF)) * np.uint64(i + 1)) >> np.uint64(32))
-            tmp = ws[S_DECK + i]
-            ws[S_DECK + i] = ws[S_DECK + j]
-            ws[S_DECK + j] = tmp
-            i -= 1
-
-
-@njit(cache=True, _nrt=False)
 def _deal_two_packs(rv, drng, ws, dealer):
     """RUL-81: shuffle the 72 cards, deal hand_size each one at a time from the dealer's left, turn the next
     card for trump under the talon. Returns the trump card."""
     n = rv[R_NPLAYERS]
-    _shuffle2(drng, ws)
+    _shuffle(drng, ws, 72)
     for s in range(6):
         ws[S_HANDS + s] = 0
         ws[S_HANDS2 + s] = 0
@@ -1594,121 +1618,6 @@ def _lowest_trump2(rv, ws, dealer):
 
 
 @njit(cache=True, _nrt=False)
-def _apply2(rv, ws, rec, a, trace, tn, tracing):
-    """`apply` with two packs: the answers that move cards play out one copy (RUL-83); the attack's twin
-    test reads the actor's twins (O_HAND2). Two packs are played by podkidnoy and perevodnoy only (RUL-80)."""
-    kind = ws[O_KIND]
-    seat = ws[O_ACTOR]
-    if kind < 0:
-        return False
-    ws[O_HAND2] = ws[S_HANDS2 + seat]
-    if not option_ok(ws, kind, ws[S_LEGAL], a):
-        fail(ws, rec, seat, kind, a)
-        return False
-    if kind == K_ATTACK:
-        _apply_attack2(rv, ws, seat, a, trace, tn, tracing)
-    elif kind == K_COVER:
-        if a == NO_CARD:
-            ws[O_TAKING] = 1
-            if tracing:
-                emit(trace, tn, T_TAKE, seat, 0, 0)
-        else:
-            tgt = ws[S_NCOV]
-            _play_out2(ws, seat, a)
-            ws[O_TABLE_COV + tgt] = a
-            ws[O_TABLE_MASK] |= ONE << a
-            ws[S_NCOV] = tgt + 1
-            if tracing:
-                emit(trace, tn, T_COVER, seat, ws[O_TABLE_ATT + tgt], a)
-    elif kind == K_THROW_IN:
-        if a == NO_CARD:
-            if tracing:
-                emit(trace, tn, T_PASS, seat, 0, 0)
-            if ws[S_THROW_I] == 0:
-                ws[S_ATT_DONE] = 1
-            ws[S_THROW_I] += 1
-        else:
-            _play_out2(ws, seat, a)
-            _table_add(ws, a, seat)
-            if tracing:
-                emit(trace, tn, T_THROW_IN, seat, a, 0)
-            ws[S_SKIP_ATT] = 0
-            ws[S_PHASE] = PH_DEFEND
-    elif kind == K_TRANSFER:
-        _apply_transfer2(rv, ws, rec, seat, a, trace, tn, tracing)
-    _advance2(rv, ws, rec, trace, tn, tracing)
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def _advance2(rv, ws, rec, trace, tn, tracing):
-    """`advance` with two packs (podkidnoy and perevodnoy only, RUL-80): the bout ends in _end_throw_bout2."""
-    while True:
-        ph = ws[S_PHASE]
-        if ph == PH_BOUT:
-            if _open_bout(rv, ws, rec):
-                return
-            ph = PH_LEAD
-        if ph == PH_LEAD:
-            _ask_lead(rv, ws)
-            return
-        if ph == PH_OVER:
-            return
-        if ph == PH_DEFEND:
-            if _defender_decision(rv, ws):
-                return
-            if ws[O_TAKING] != 0 and rv[R_THROW_AFTER_TAKE] == 0:
-                _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
-                continue
-            ws[S_THROW_I] = 0
-            ws[S_ATT_DONE] = ws[S_SKIP_ATT]
-            ws[S_PHASE] = PH_THROW
-            ph = PH_THROW
-        if ph == PH_THROW:
-            if _thrower_decision(rv, ws):
-                return
-            if ws[S_SKIP_ATT] != 0:
-                ws[S_SKIP_ATT] = 0
-                ws[S_PHASE] = PH_DEFEND
-                continue
-            _end_throw_bout2(rv, ws, rec, trace, tn, tracing)
-
-
-@njit(cache=True, _nrt=False)
-def _apply_transfer2(rv, ws, rec, dfn, a, trace, tn, tracing):
-    """_apply_transfer with two packs (a laid card: one copy leaves the hand)."""
-    ws[O_SHOW_LEGAL] = 0
-    if a == NO_CARD:
-        ws[S_DECLINED] = 1
-        return
-    n = rv[R_NPLAYERS]
-    nd = next_opponent(ws, ws[O_OUT], dfn, n)
-    if a >= SHOW:
-        c = a - SHOW
-        # RUL-19: with both house rules on, a show counts as pokaznoy first (each card once per bout)
-        # and uses up the proezdnoy right only when pokaznoy does not allow it
-        if rv[R_POKAZNOY] == 0 or (ws[S_SHOWN_BOUT] >> c) & 1:
-            ws[S_SHOWN_GAME] |= ONE << c
-            ws[S_SHOWED] |= ONE << dfn
-        ws[S_SHOWN_BOUT] |= ONE << c
-        ws[O_KNOWN + dfn] |= ONE << c
-        if tracing:
-            emit(trace, tn, T_SHOW, dfn, c, nd)
-    else:
-        _play_out2(ws, dfn, a)  # two packs: one copy
-        _table_add(ws, a, dfn)
-        if tracing:
-            emit(trace, tn, T_TRANSFER, dfn, a, nd)
-    rec[F_TRANSFERS] += 1
-    ws[O_ATTACKER] = dfn
-    ws[O_DEFENDER] = nd
-    limit = ws[S_BASE_LIMIT]
-    if ws[O_HAND_SIZE + nd] < limit:
-        limit = ws[O_HAND_SIZE + nd]
-    ws[O_LIMIT] = limit
-
-
-@njit(cache=True, _nrt=False)
 def _apply_attack2(rv, ws, att, a, trace, tn, tracing):
     """A lead with two packs (RUL-83): the cards of the mask once each, then the twins its bits
     TWIN_LEAD.. name, in that order on the table."""
@@ -1729,12 +1638,14 @@ def _apply_attack2(rv, ws, att, a, trace, tn, tracing):
 
 @njit(cache=True, _nrt=False)
 def _end_throw_bout2(rv, ws, rec, trace, tn, tracing):
-    """_end_throw_bout with twins (the table's cards one by one from its slots), and the big durak's loss
-    (RUL-82): a taker whose hand reaches big_durak_loss_at cards loses at once, before anybody draws."""
-    n = rv[R_NPLAYERS]
-    dfn = ws[O_DEFENDER]
-    taking = ws[O_TAKING] != 0
-    tp0 = ws[S_TP]
+    """`_end_throw_bout` with two packs, compiled apart so that the one-pack `advance` stays as small."""
+    _end_throw_bout(rv, ws, rec, trace, tn, tracing, True)
+
+
+@njit(cache=True, _nrt=False)
+def _table_away2(ws, dfn, rec, taking):
+    """The table's cards with twins, one by one from their slots: to the taker's hand (seen by all) or
+    to the discard."""
     d1 = ws[O_DISCARD]
     d2 = ws[O_DISCARD2]
     got = 0
@@ -1754,22 +1665,6 @@ def _end_throw_bout2(rv, ws, rec, trace, tn, tracing):
         ws[S_ANY_DISCARD] = 1
         ws[O_DISCARD] = d1
         ws[O_DISCARD2] = d2
-    ws[O_TABLE_MASK] = 0
-    if taking and rv[R_BIG_LOSS_AT] > 0 and ws[O_HAND_SIZE + dfn] >= rv[R_BIG_LOSS_AT]:
-        _big_loss(rv, ws, rec, dfn)
-        return
-    if ws[S_TP] < ws[S_TEND]:
-        out = ws[O_OUT]
-        s = ws[S_OPENER]
-        for _ in range(n):
-            if s != dfn and not (out >> s) & 1:
-                _draw2(ws, s, rv[R_HAND])
-            s += 1
-            if s == n:
-                s = 0
-        _draw2(ws, dfn, rv[R_HAND])
-    ws[O_QUIET] = 0 if not taking or ws[S_TP] != tp0 else ws[O_QUIET] + 1
-    _end_bout(rv, ws, rec, taking)
 
 
 @njit(cache=True, _nrt=False)
