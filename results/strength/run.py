@@ -23,6 +23,10 @@ from sim.experiments.strength import decision_timing, head_to_head  # noqa: E402
 BUDGETS = [("samples=16,playout=0", 16, 0), ("samples=128,playout=0", 128, 0),
            ("samples=32,playout=1", 32, 1), ("samples=128,playout=1", 128, 1)]
 
+OTHER = [(fam, n) for n in (2, 3) for fam in ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+         if (fam, n) not in (("podkidnoy", 2), ("perevodnoy", 2))]  # those two have the table above
+MANY = [("podkidnoy", 4), ("podkidnoy", 6), ("perevodnoy", 6), ("prostoy_5", 6)]
+
 
 def row(r):
     return (f"| {r['family']} | {r['players']} | {r['tested']} | {r['opponent']} | {r['games']} | "
@@ -52,14 +56,17 @@ def main():
         render(out, a)
         return
     t0 = time.time()
-    out = {"main": [], "other": [], "budget": [], "timing": []}
+    out = {"main": [], "other": [], "many": [], "budget": [], "timing": []}
     for fam in ("podkidnoy", "perevodnoy"):
         for opp in ("expert", "greedy"):
             out["main"].append(head_to_head(fam, 2, "search", opp, a.games, a.seed, a.threads))
             print(row(out["main"][-1]), flush=True)
-    for fam, n in (("prostoy_5", 2), ("prostoy_6", 2), ("podkidnoy", 3), ("perevodnoy", 3)):
+    for fam, n in OTHER:
         out["other"].append(head_to_head(fam, n, "search", "expert", a.budget_games, a.seed, a.threads))
         print(row(out["other"][-1]), flush=True)
+    for fam, n in MANY:  # how much a strong player gains among greedy players: the room expert has (issue 14)
+        out["many"].append(head_to_head(fam, n, "search", "greedy", a.budget_games, a.seed, a.threads))
+        print(row(out["many"][-1]), flush=True)
     for spec, s, p in BUDGETS:
         for fam in ("podkidnoy", "perevodnoy"):
             t = decision_timing(fam, samples=s, playout=p, decisions=200)
@@ -98,6 +105,9 @@ def render(out, a):
           "(expert playouts, at most 10 leads searched).", "",
           "## 2 players, default budget", "", HEAD, *map(row, out["main"]), "",
           "## Other families and player counts, against expert", "", HEAD, *map(row, out["other"]), "",
+          "## Many players, one search among greedy players", "",
+          "How much a strong player gains at a table of greedy players: the room a heuristic player has there "
+          "(`habits.md` has expert in the same line-ups).", "", HEAD, *map(row, out.get("many", [])), "",
           "## Strength against budget (2 players, against expert)", "",
           "| family | budget | games | difference, points [95%] | games/s (2 threads) | ms/decision (mean, p95, one core) | decisions/s | unfinished |",
           "|---|---|---|---|---|---|---|---|"]
