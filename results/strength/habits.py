@@ -112,7 +112,8 @@ def main():
 def render(out, path):
     a = out["args"]
     md = ["# expert's habits against greedy", "",
-          f"Reproduce: `python results/strength/habits.py --games {a['games']} --disagree {a['disagree']}` "
+          f"Reproduce: `python results/strength/habits.py --games {a['games']} --disagree {a['disagree']} "
+          f"--seed {a['seed']}` "
           f"({out['seconds'] / 60:.0f} min on 2 shared cores). Difference = greedy's fool rate per seat minus "
           "expert's, in points (positive: expert stronger), seats rotated (expert in each seat in turn, the same "
           f"deals for every variant: seed {a['seed']}), 95% normal intervals over deals; paired columns are "

@@ -2,6 +2,7 @@
 
     DURAK_CACHE_DIR=/tmp/dc python results/strength/run.py            # ~15 min on 2 threads
     python results/strength/run.py --games 200 --budget-games 100     # a quick look
+    python results/strength/run.py --games 600 --budget-games 400 --all   # every page of this folder (~35 min)
 
 Writes results/strength/README.md (tables) and results/strength/strength.json (every figure).
 Fool-rate difference = opponents' fool rate per seat minus search's, in points (positive: search
@@ -11,6 +12,7 @@ interval: 95% normal over deals. Decision timing: one core, from Python, search 
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,6 +27,9 @@ BUDGETS = [("samples=16,playout=0", 16, 0), ("samples=128,playout=0", 128, 0),
 
 OTHER = [(fam, n) for n in (2, 3) for fam in ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
          if (fam, n) not in (("podkidnoy", 2), ("perevodnoy", 2))]  # those two have the table above
+# the other pages of this folder, as --all runs them (their Reproduce lines say the same)
+ALSO = [("habits.py", ["--games", "40000", "--disagree", "300", "--seed", "29"]),
+        ("unfinished.py", ["--games", "20000", "--slow-games", "40"])]
 MANY = [("podkidnoy", 4), ("podkidnoy", 6), ("perevodnoy", 6), ("prostoy_5", 6)]
 
 
@@ -47,6 +52,8 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(HERE))
     ap.add_argument("--from-json", action="store_true", help="only re-render README.md from strength.json")
+    ap.add_argument("--all", action="store_true", help="then habits.py and unfinished.py too (the folder's every "
+                    "table, with the arguments their pages record)")
     a = ap.parse_args()
     if a.from_json:
         out = json.loads(Path(a.out, "strength.json").read_text())
@@ -81,11 +88,13 @@ def main():
     out["commit"] = _commit()
     Path(a.out, "strength.json").write_text(json.dumps(out, indent=1, default=float))
     render(out, a)
+    if a.all:
+        for script, args in ALSO:
+            subprocess.run([sys.executable, str(HERE / script), *args, "--threads", str(a.threads)], check=True)
 
 
 def _commit() -> str:
     """The commit the figures were measured on (with `+` when the tree had changes)."""
-    import subprocess
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                               check=True).stdout.strip()
@@ -99,7 +108,8 @@ def _commit() -> str:
 def render(out, a):
     md = ["# Strength of the `search` player", "",
           f"Reproduce: `python results/strength/run.py --games {a.games} --budget-games {a.budget_games} "
-          f"--threads {a.threads} --seed {a.seed}` ({out['seconds'] / 60:.0f} min on this machine). "
+          f"--threads {a.threads} --seed {a.seed}` ({out['seconds'] / 60:.0f} min on this machine; with `--all` it "
+          "goes on to `habits.py` and `unfinished.py`, the folder's other pages). "
           "Difference = opponents' fool rate per seat minus search's (points; positive = search stronger), "
           "seats rotated, 95% normal interval over deals. Default budget: `samples=128,playout=1` "
           "(expert playouts, at most 10 leads searched).", "",
