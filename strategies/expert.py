@@ -150,6 +150,22 @@ K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HI
                EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8,
                TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
 
+
+def _with(t, **changes):
+    """A knob table with some knobs changed (for the per-player-count tables below)."""
+    t = list(t)
+    for name, v in changes.items():
+        t[KNOB_NAMES.index(name)] = float(v)
+    return tuple(t)
+
+
+# issue 14, third round (4-6 players; results/strength/multi): trumps are thrown in only once <= 3 players are left,
+# and at 5-6 players the first card of an early bout is taken when it is a plain eight or higher
+K_POD_4 = _with(K_PODM, THROW_TRUMP_ACTIVE=3)
+K_POD_56 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
+K_PER_4 = _with(K_PERM, THROW_TRUMP_ACTIVE=3)
+K_PER_56 = _with(K_PERM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
+
 TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
 
 # name -> (knob of strategies/_lib.py, low, high, what it changes in a player's words); every value outside
@@ -207,9 +223,9 @@ def _k(obs, p):
     mode = obs[O_RULES + R_MODE]
     n = obs[O_N]
     if mode == MODE_PEREVODNOY:
-        b = K_PER2 if n == 2 else K_PERM
+        b = K_PER2 if n == 2 else (K_PERM if n == 3 else (K_PER_4 if n == 4 else K_PER_56))
     elif mode == MODE_PODKIDNOY:
-        b = K_POD2 if n == 2 else K_PODM
+        b = K_POD2 if n == 2 else (K_PODM if n == 3 else (K_POD_4 if n == 4 else K_POD_56))
     elif obs[O_RULES + R_PARTIAL]:
         b = K_P5 if n == 2 else (K_P5_3 if n == 3 else (K_P5_M if n == 4 else (K_P5_5 if n == 5 else K_P5_6)))
     else:
@@ -224,7 +240,8 @@ def _k(obs, p):
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
             _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
             b[26], b[27], b[28], b[29], b[30], b[31], b[32], b[33], b[34], b[35],
-            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43])
+            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43], b[44], b[45], b[46], b[47],
+            b[48], b[49], b[50])
 
 
 @njit(_nrt=False)
