@@ -160,8 +160,9 @@ def _with(t, **changes):
 
 
 # issue 14, third round (4-6 players; results/strength/multi): trumps are thrown in only once <= 3 players are left,
-# and at 5-6 players the first card of an early bout is taken when it is a plain eight or higher
-K_POD_4 = _with(K_PODM, THROW_TRUMP_ACTIVE=3)
+# and at 5-6 players the first card of an early bout is taken when it is a plain eight or higher; 4-player podkidnoy
+# throws aces onto a taker again (THROW_TAKE_MAX_RANK as greedy)
+K_POD_4 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, THROW_TAKE_MAX_RANK=8)
 K_POD_56 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
 K_PER_4 = _with(K_PERM, THROW_TRUMP_ACTIVE=3)
 K_PER_56 = _with(K_PERM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
