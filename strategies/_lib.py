@@ -84,6 +84,16 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
   the defender too (he may transfer); SIGN 2 counts the defender in podkidnoy too.
 - ``TAKE_OPEN``, ``TAKE_OPEN_TALON``: with COVER_OPEN on, take rather than cover while talon >= TAKE_OPEN_TALON
   when the cover chosen still leaves the others at least TAKE_OPEN cards to throw in (99: off; never in zanudny).
+- ``TAKE_FIRST_RANK``, ``TAKE_FIRST_ACTIVE``, ``TAKE_FIRST_DISCARD``, ``TAKE_FIRST_TABLE``: podkidnoy / perevodnoy,
+  early in a many-player deal (at least ACTIVE players still in, at most DISCARD cards discarded so far), nothing
+  covered yet this bout and at most TABLE attack cards on the table: take rather than cover a non-trump of rank
+  index >= RANK (99: off; never in zanudny). Found by search in one seat among greedy players at 6-player podkidnoy
+  (results/strength/multi): it took ~40% of first cards led in the first bouts, most often high ones.
+- ``ENDGAME_MANY_MAX``: ENDGAME_MANY applies only while at most this many players are still in (6: always).
+- ``THROW_TRUMP_ACTIVE``: three or more players: throw in trumps only while at most this many players are still in
+  (6: always; THROW_TRUMP_TALON still applies).
+- ``TAKE_HIGH_ACTIVE``: the take-early rules (TAKE_HIGH_TALON & co.) also hold while at least this many players are
+  still in, whatever the talon (99: never; at 6 players there is no talon, so TAKE_HIGH_TALON alone never holds).
 
 Varied play against cycles (not a knob, every ``h_*`` function): once ``obs[O_QUIET]`` (bouts in a
 row that ended with no card discarded and none drawn) reaches ``QUIET_VARY``, the position is going
@@ -113,13 +123,15 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROS
  EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
  KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
- ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON) = range(44)
-NK = 44
+ ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON,
+ TAKE_FIRST_RANK, TAKE_FIRST_ACTIVE, TAKE_FIRST_DISCARD, TAKE_FIRST_TABLE, ENDGAME_MANY_MAX, THROW_TRUMP_ACTIVE,
+ TAKE_HIGH_ACTIVE) = range(51)
+NK = 51
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
         99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0, -1.0, 1.0, 99.0, 0.0)
+        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
@@ -127,7 +139,9 @@ KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", 
               "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR", "THROW_NEXT_MAX_RANK",
               "THROW_NEXT_TAKE_MAX_RANK", "THROW_FAR_MAX_RANK", "THROW_ATT_MAX_RANK", "ROLE_TALON", "ROLE_TALON_MAX",
               "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT",
-              "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON")
+              "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON",
+              "TAKE_FIRST_RANK", "TAKE_FIRST_ACTIVE", "TAKE_FIRST_DISCARD", "TAKE_FIRST_TABLE",
+              "ENDGAME_MANY_MAX", "THROW_TRUMP_ACTIVE", "TAKE_HIGH_ACTIVE")
 
 
 def knobs(**changes):
@@ -435,7 +449,7 @@ def _plan_attack(obs, k):
     pool = _lead_pool(obs, k, hand, tr)
     end2 = k[ENDGAME] > 0 and is_endgame2(obs)
     # 002's endgame rule with three or more players left: the card must force the neighbour to take
-    endm = k[ENDGAME_MANY] > 0 and talon == 0 and n_active(obs) >= 3
+    endm = k[ENDGAME_MANY] > 0 and talon == 0 and 3 <= n_active(obs) <= k[ENDGAME_MANY_MAX]
     thr = 0.999 if end2 else k[ENDGAME_MANY]
     if obs[O_RULES + R_MODE] == MODE_PROSTOY:
         cap = obs[O_LIMIT]
@@ -646,6 +660,22 @@ def _cover_open(obs, k, legal, c, tr):
 
 
 @njit(_nrt=False)
+def _take_first(obs, k, a, tr):
+    """TAKE_FIRST_*: take the first card(s) of a bout early in a many-player deal (see the module docstring)."""
+    if obs[O_RULES + R_LEAD_RULE] == LEAD_ZANUDNY or (bit(a) & tr) or (a >> 2) < k[TAKE_FIRST_RANK]:
+        return False
+    if n_active(obs) < k[TAKE_FIRST_ACTIVE] or popcount(obs[O_DISCARD]) > k[TAKE_FIRST_DISCARD]:
+        return False
+    n = obs[O_NTABLE]
+    if n > k[TAKE_FIRST_TABLE]:
+        return False
+    for i in range(n):
+        if obs[O_TABLE_COV + i] >= 0:
+            return False
+    return True
+
+
+@njit(_nrt=False)
 def h_cover(obs, legal, k):
     if legal == 0:
         return np.int64(NO_CARD)
@@ -656,7 +686,7 @@ def h_cover(obs, legal, k):
     talon = talon_left(obs)
     tgt = obs[O_COVER_TARGET]
     a = obs[O_TABLE_ATT + tgt]
-    early = talon >= k[TAKE_HIGH_TALON]
+    early = talon >= k[TAKE_HIGH_TALON] or n_active(obs) >= k[TAKE_HIGH_ACTIVE]
     if early and (a >> 2) >= k[TAKE_HIGH_ATTACK]:
         # 002, read as written: rather take than cover a high card led at you (partial defence: leave it)
         return np.int64(NO_CARD)
@@ -696,6 +726,8 @@ def h_cover(obs, legal, k):
         if (bit(a) & tr) and talon >= k[TAKE_TRUMP_TALON]:
             return np.int64(NO_CARD)
         return c
+    if k[TAKE_FIRST_RANK] < 9 and _take_first(obs, k, a, tr):
+        return np.int64(NO_CARD)
     c = _pick_cover(obs, k, legal, tr)
     if k[COVER_TABLE_RANK] >= 0 and c >= 0:
         tm = obs[O_TABLE_MASK]
@@ -741,7 +773,7 @@ def h_throw_in(obs, legal, k):
     hand = obs[O_HAND]
     dfn = obs[O_DEFENDER]
     ok = legal
-    if talon > k[THROW_TRUMP_TALON]:
+    if talon > k[THROW_TRUMP_TALON] or n_active(obs) > k[THROW_TRUMP_ACTIVE]:
         ok &= ~tr
     if talon > k[DUMP_TALON]:
         lim = np.int64(k[THROW_MAX_RANK])

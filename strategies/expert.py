@@ -97,6 +97,50 @@ Speed (expert in every seat, one thread, ``sim.experiments.batch.Runner.play_raw
 same sitting): podkidnoy 2 players 200,000 -> 153,000 games/s, perevodnoy 180,000 -> 138,000, podkidnoy 4 players
 166,000 -> 129,000 (the counting of COVER_OPEN / LEAD_OPEN), prostoy_5 2 players 142,000 -> 130,000 and 4 players
 209,000 -> 194,000 (the longer knob tuple).
+
+Then (issue 14, third round: 4-6 players, branch i14-multi; tools in ``results/strength/multi``). Search in ONE seat
+among greedy players (``log_search.py FAMILY N DEALS KINDS``: search decides only the listed decision kinds, expert
+the rest, every decision logged with the observation) at 6-player podkidnoy, seed 5, 2,400 deals: search everywhere
++16.2 (3,000 deals, seed 6), leads only +12.1, covers only +11.2, throw-ins only +10.8, none (expert) +4.0 (+-1.2 to
+1.6): each kind is worth about +7; search's leads only while exactly 3 players are left +8.3, only while 4-6 are left +6.8. What it did
+(seed 6 log): with 4+ players in it passed 20-45% of trump throw-ins (13-24% of plain ones, spread over every
+rank and seat without a pattern), and in the first bout it took the first card led ~40% of the time (5% when a six,
+50-65% when an eight or higher, whatever it would have covered with); its leads were higher than expert's (mean rank
+index 4.1 vs 1.3) but without a rule that could be read off. Paired against expert as it stood (24,000 deals, seed 12,
+then checked on 11 and 29), what won:
+
+- throw in trumps only once <= 3 players are left (``THROW_TRUMP_ACTIVE=3``, with ``THROW_TRUMP_TALON`` as before):
+  +2.0 [+1.7, +2.4] at 6 players in podkidnoy, +2.7 at 5, +0.9 at 4; perevodnoy +1.0 / +1.0 / +0.4 at 6 / 5 / 4
+  (``=2``: +1.7 / +2.7 / +0.7; at 3 players ``=2`` loses 2.7 in podkidnoy and 1.5 in perevodnoy, so 3 players keep
+  K_PODM / K_PERM). The trumps are worth more in the last three hands than as a shed card now;
+- at 5-6 players take the first card of an early bout (nothing covered yet, <= 5 cards discarded, >= 4 players in)
+  when it is a plain eight or higher (``TAKE_FIRST_RANK=3``): +1.0 [+0.5, +1.5] at 6 players in podkidnoy, +0.3 at 5,
+  +0.7 / +0.4 in perevodnoy at 6 / 5 (at 4 players -0.4: off there; a six or higher, ``=1``: -1.1; any card of an early
+  bout, covered or not: -0.5);
+- 4-player podkidnoy throws aces onto a taker again (``THROW_TAKE_MAX_RANK=8``): +0.2 [+0.0, +0.4] (seed 11).
+
+Tables K_POD_4, K_POD_56, K_PER_4, K_PER_56. Lost at 6 players in podkidnoy (seed 12, paired): taking when a cover
+opens >= 1.5 / 2.5 throw-ins with no talon (``TAKE_OPEN_TALON=0``: -5.4 / -3.4); taking rather than covering with a
+trump (or a high card) while >= 4 / 5 players are in (``TAKE_HIGH_ACTIVE`` with ``HIGH_TRUMP_RANK`` 0-6,
+``TAKE_MAX_PICKUP`` 1-12: -0.5 to -3.0; in prostoy_5 at 6 players -8.5 to -16); high leads (``LEAD_MIN_RANK`` 3-8
+with no talon: -2.3 to -8.2; the highest plain single while the talon lasts: -0.6 to -6.2 in prostoy_5 and podkidnoy
+at 5-6); counting leads and throw-ins (``COUNT=0``, ``COUNT_P`` 0.3-0.9: -1.0 to -2.2; only with <= 3 players left:
+-0.2 / -0.6 at 6 / 5), ``ENDGAME_MANY`` 0.3-0.9 (-0.3 to -1.4; only with <= 3 players left, ``ENDGAME_MANY_MAX=3``:
+-0.3); holding back throw-ins by seat with no talon (``ROLE_TALON=ROLE_TALON_MAX=0``: -0.9 to -12.1), high plain
+throw-ins onto a coverer (``THROW_COVER_MAX_RANK`` 4-7: -1.6 to -12.2), keeping pairs (``KEEP_PAIR_TALON`` 0 / 3:
+-18 to -30 / 0 to -4.6), leading pairs (``LEAD_PAIR`` 2-8: -0.6 to -2.7), ``LEAD_OPEN_STEPS=8`` (-1.1 / -1.8 at 6 / 5), whole-rank
+leads (``PAIR_LEAD_TALON=36``: -0.2 to -0.4), cheaper trump covers (``COVER_OPEN_TRUMP_STEPS`` 0: -0.5),
+``KEEP_ACE`` (-0.1), perevodnoy transfers without trumps (``TRANSFER=1``: -0.3 to -0.9). In prostoy_5 / prostoy_6
+at 6 players no knob moved (``DUMP_*``, ``COUNT*``, ``TAKE_HIGH_*``, ``ENDGAME_MANY``, ``KEEP_ACE``, ``LONE_TRUMP``,
+``TAKE_TRUMP_TALON``, ``TRUMP_LEAD_TALON``: -4.7 to +0.0); search in one seat there gains only +4 (prostoy_5, 1,200
+deals: +11.2 vs expert's +7.0).
+
+Against greedy now (20,000 deals a cell, paired with expert as main had it, ``sh results/strength/multi/
+before_after.sh SEED 20000``), tuning seed 11 / held-out seed 29: podkidnoy 4p +8.6 / +8.2 (was +7.5 / +7.2), 5p
++7.4 / +7.9 (+4.8 / +5.1), 6p +6.4 / +6.2 (+3.0 / +3.0); perevodnoy 4p +18.0 / +18.7 (+17.6 / +18.4), 5p +14.4 / +14.2
+(+13.1 / +13.0), 6p +11.4 / +11.0 (+9.9 / +9.5); prostoy_5 / prostoy_6 unchanged (6p: +7.6 / +7.5, +8.5 / +8.7).
+Speed (expert in every seat, best of 3 x 30,000 games, one loaded sitting): 2-player podkidnoy 106,000 -> 110,000
+games/s (unchanged within noise), 6-player podkidnoy 98,000 -> 87,000.
 """
 from numba import njit
 
@@ -149,6 +193,23 @@ K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HI
 K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
                EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8,
                TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
+
+
+def _with(t, **changes):
+    """A knob table with some knobs changed (for the per-player-count tables below)."""
+    t = list(t)
+    for name, v in changes.items():
+        t[KNOB_NAMES.index(name)] = float(v)
+    return tuple(t)
+
+
+# issue 14, third round (4-6 players; results/strength/multi): trumps are thrown in only once <= 3 players are left,
+# and at 5-6 players the first card of an early bout is taken when it is a plain eight or higher; 4-player podkidnoy
+# throws aces onto a taker again (THROW_TAKE_MAX_RANK as greedy)
+K_POD_4 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, THROW_TAKE_MAX_RANK=8)
+K_POD_56 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
+K_PER_4 = _with(K_PERM, THROW_TRUMP_ACTIVE=3)
+K_PER_56 = _with(K_PERM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
 
 TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
 
@@ -207,9 +268,9 @@ def _k(obs, p):
     mode = obs[O_RULES + R_MODE]
     n = obs[O_N]
     if mode == MODE_PEREVODNOY:
-        b = K_PER2 if n == 2 else K_PERM
+        b = K_PER2 if n == 2 else (K_PERM if n == 3 else (K_PER_4 if n == 4 else K_PER_56))
     elif mode == MODE_PODKIDNOY:
-        b = K_POD2 if n == 2 else K_PODM
+        b = K_POD2 if n == 2 else (K_PODM if n == 3 else (K_POD_4 if n == 4 else K_POD_56))
     elif obs[O_RULES + R_PARTIAL]:
         b = K_P5 if n == 2 else (K_P5_3 if n == 3 else (K_P5_M if n == 4 else (K_P5_5 if n == 5 else K_P5_6)))
     else:
@@ -224,7 +285,8 @@ def _k(obs, p):
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
             _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
             b[26], b[27], b[28], b[29], b[30], b[31], b[32], b[33], b[34], b[35],
-            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43])
+            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43], b[44], b[45], b[46], b[47],
+            b[48], b[49], b[50])
 
 
 @njit(_nrt=False)

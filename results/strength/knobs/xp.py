@@ -47,7 +47,8 @@ def _k(obs, p):
             _v(b, p, 29), _v(b, p, 30), _v(b, p, 31), _v(b, p, 32), _v(b, p, 33), _v(b, p, 34),
             _v(b, p, 35), _v(b, p, 36), _v(b, p, 37),
             _v(b, p, 38), _v(b, p, 39), _v(b, p, 40), _v(b, p, 41),
-            _v(b, p, 42), _v(b, p, 43))  # NK = 44 knobs (strategies/_lib.py)
+            _v(b, p, 42), _v(b, p, 43), _v(b, p, 44), _v(b, p, 45), _v(b, p, 46),
+            _v(b, p, 47), _v(b, p, 48), _v(b, p, 49), _v(b, p, 50))  # NK = 51 (strategies/_lib.py)
 
 
 @njit(_nrt=False)
