@@ -100,8 +100,8 @@ same sitting): podkidnoy 2 players 200,000 -> 153,000 games/s, perevodnoy 180,00
 """
 from numba import njit
 
-from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs
-from sim.core.lib import O_N, O_RULES
+from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs
+from sim.core.lib import K_COVER, K_THROW_IN, O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "expert"
@@ -125,7 +125,8 @@ K_PER = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKU
 # from the lowest pair within 5 ranks of the cheapest card, covers that open no new rank for throw-ins
 K_POD2 = knobs(ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=6, HIGH_RANK=9, HIGH_TRUMP_RANK=3, EXCHANGE_MIN_RANK=1,
                THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_OPEN_STEPS=3, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1,
-               LEAD_OPEN_STEPS=8, LEAD_OPEN_SIGN=2)
+               LEAD_OPEN_STEPS=8, LEAD_OPEN_SIGN=2,
+               ENDGAME_SOLVE=1000, ENDGAME_SOLVE_CARDS=6)  # issue 14, two-player round: the exact endgame
 K_PER2 = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3,
                TRANSFER=1, EXCHANGE_MIN_RANK=1, THROW_TRUMP_TALON=3, LEAD_PAIR=5, COVER_OPEN_STEPS=3,
                COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8)
@@ -224,22 +225,25 @@ def _k(obs, p):
             _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
             _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
             b[26], b[27], b[28], b[29], b[30], b[31], b[32], b[33], b[34], b[35],
-            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43])
+            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43], b[44], b[45])
 
 
 @njit(_nrt=False)
 def attack(obs, legal, params, rng):
-    return h_attack(obs, _k(obs, params))
+    k = _k(obs, params)
+    return end_attack(obs, k, h_attack(obs, k))
 
 
 @njit(_nrt=False)
 def cover(obs, legal, params, rng):
-    return h_cover(obs, legal, _k(obs, params))
+    k = _k(obs, params)
+    return end_answer(obs, legal, k, K_COVER, h_cover(obs, legal, k))
 
 
 @njit(_nrt=False)
 def throw_in(obs, legal, params, rng):
-    return h_throw_in(obs, legal, _k(obs, params))
+    k = _k(obs, params)
+    return end_answer(obs, legal, k, K_THROW_IN, h_throw_in(obs, legal, k))
 
 
 @njit(_nrt=False)
