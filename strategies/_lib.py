@@ -95,6 +95,12 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``TAKE_HIGH_ACTIVE``: the take-early rules (TAKE_HIGH_TALON & co.) also hold while at least this many players are
   still in, whatever the talon (99: never; at 6 players there is no talon, so TAKE_HIGH_TALON alone never holds).
 
+- ``ENDGAME_SOLVE``, ``ENDGAME_SOLVE_CARDS``: two players left, talon empty, plain podkidnoy (every card is known):
+  when both hands together hold at most ENDGAME_SOLVE_CARDS cards, solve the rest of the deal exactly
+  (``strategies/_endgame.py``: alpha-beta over the bouts, at most ENDGAME_SOLVE nodes per option; 0: off) and
+  play a proven win when there is one, else leave a proven loss for a proven draw or an option not proven
+  lost; otherwise the answer the other knobs chose. Applied by the ``end_*`` wrappers below (expert, xp).
+
 Varied play against cycles (not a knob, every ``h_*`` function): once ``obs[O_QUIET]`` (bouts in a
 row that ended with no card discarded and none drawn) reaches ``QUIET_VARY``, the position is going
 round; the seat then leads a single card, throws in a card or passes, chosen by a hash of the public
@@ -111,7 +117,8 @@ from sim.core.lib import (
     O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit,
     lowest, mix64, popcount, trump_mask, trump_of, variant_lead, zanudny_cards,
 )
-from sim.core.layout import O_REMOVED_KNOWN
+from sim.core.layout import K_ATTACK, O_REMOVED_KNOWN
+from strategies._endgame import solvable, solve_choice
 from sim.core.lib import swap_cap
 from sim.core.rules import R_POKER_EXACT, R_PUSTOY
 from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, \
@@ -125,13 +132,13 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROS
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
  ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON,
  TAKE_FIRST_RANK, TAKE_FIRST_ACTIVE, TAKE_FIRST_DISCARD, TAKE_FIRST_TABLE, ENDGAME_MANY_MAX, THROW_TRUMP_ACTIVE,
- TAKE_HIGH_ACTIVE) = range(51)
-NK = 51
+ TAKE_HIGH_ACTIVE, ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS) = range(53)
+NK = 53
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
         99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0)
+        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0, 0.0, 0.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
@@ -141,7 +148,8 @@ KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", 
               "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT",
               "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON",
               "TAKE_FIRST_RANK", "TAKE_FIRST_ACTIVE", "TAKE_FIRST_DISCARD", "TAKE_FIRST_TABLE",
-              "ENDGAME_MANY_MAX", "THROW_TRUMP_ACTIVE", "TAKE_HIGH_ACTIVE")
+              "ENDGAME_MANY_MAX", "THROW_TRUMP_ACTIVE", "TAKE_HIGH_ACTIVE",
+              "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS")
 
 
 def knobs(**changes):
@@ -870,3 +878,31 @@ def h_swap(obs, legal, max_rank):
     if obs[O_RULES + R_POKER_EXACT] != 0 and k != 2:
         return np.int64(0)
     return out
+
+
+# ---- the exact two-player endgame (ENDGAME_SOLVE; issue 14, two-player round) -------------------------
+@njit(_nrt=False)
+def _solve_here(obs, k):
+    """ENDGAME_SOLVE is on, the endgame is one _endgame solves, and both hands are small enough."""
+    if k[ENDGAME_SOLVE] <= 0 or restless(obs) or not solvable(obs):
+        return False
+    me = obs[O_SEAT]
+    opp = obs[O_DEFENDER] if me == obs[O_ATTACKER] else obs[O_ATTACKER]
+    return popcount(obs[O_HAND]) + obs[O_HAND_SIZE + opp] <= k[ENDGAME_SOLVE_CARDS]
+
+
+@njit(_nrt=False)
+def end_attack(obs, k, first):
+    """The lead: `first` (h_attack's), or the endgame solver's (ENDGAME_SOLVE)."""
+    if not _solve_here(obs, k):
+        return first
+    a = solve_choice(obs, K_ATTACK, obs[O_HAND], first, np.int64(k[ENDGAME_SOLVE]))
+    return a if attack_ok(obs, obs[O_HAND], a) else first
+
+
+@njit(_nrt=False)
+def end_answer(obs, legal, k, kind, first):
+    """A cover / take (kind K_COVER) or throw-in / pass (K_THROW_IN): `first`, or the endgame solver's."""
+    if legal == 0 or not _solve_here(obs, k):
+        return first
+    return solve_choice(obs, kind, legal, first, np.int64(k[ENDGAME_SOLVE]))

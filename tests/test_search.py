@@ -91,9 +91,10 @@ def test_candidates_cover_every_option_kind():
 
 
 def test_stronger_than_expert_fast():
-    """200 podkidnoy deals at a small budget, seats swapped: search's fool rate is lower (interval excludes 0)."""
+    """200 podkidnoy deals at a small budget, seats swapped: search's fool rate is lower (interval excludes 0).
+    (samples=32: since expert solves the small two-player endgames exactly, 16 samples gave +10 [-3.7, +23.7] here.)"""
     from sim.experiments.strength import head_to_head
-    r = head_to_head("podkidnoy", 2, "search:samples=16,candidates=6", "expert", 200, seed=3, threads=2)
+    r = head_to_head("podkidnoy", 2, "search:samples=32,candidates=6", "expert", 200, seed=3, threads=2)
     assert r["diff_lo"] > 0, r
 
 

@@ -7,9 +7,9 @@ is loaded with --strategy-path results/strength/knobs)."""
 import numpy as np
 from numba import njit
 
-from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer
+from strategies._lib import end_answer, end_attack, h_attack, h_cover, h_exchange, h_throw_in, h_transfer
 from strategies import expert as X
-from sim.core.lib import O_RULES
+from sim.core.lib import K_COVER, K_THROW_IN, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "xp"
@@ -18,7 +18,7 @@ FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 PARAMS = {}
 for _i in range(7):
     PARAMS[f"i{_i}"] = (-1.0, -1.0, 60.0, "knob index")
-    PARAMS[f"v{_i}"] = (0.0, -99.0, 99.0, "value")
+    PARAMS[f"v{_i}"] = (0.0, -99.0, 1e6, "value")
 
 PARAMS["old"] = (0.0, 0.0, 1.0, "1: start from expert's one table per family from before issue 14 (K_P5, K_P6_OLD, "
                  "K_POD, K_PER), not from today's tables")
@@ -48,7 +48,8 @@ def _k(obs, p):
             _v(b, p, 35), _v(b, p, 36), _v(b, p, 37),
             _v(b, p, 38), _v(b, p, 39), _v(b, p, 40), _v(b, p, 41),
             _v(b, p, 42), _v(b, p, 43), _v(b, p, 44), _v(b, p, 45), _v(b, p, 46),
-            _v(b, p, 47), _v(b, p, 48), _v(b, p, 49), _v(b, p, 50))  # NK = 51 (strategies/_lib.py)
+            _v(b, p, 47), _v(b, p, 48), _v(b, p, 49), _v(b, p, 50),
+            _v(b, p, 51), _v(b, p, 52))  # NK = 53 (strategies/_lib.py)
 
 
 @njit(_nrt=False)
@@ -61,17 +62,20 @@ def _v(b, p, j):
 
 @njit(_nrt=False)
 def attack(obs, legal, params, rng):
-    return h_attack(obs, _k(obs, params))
+    k = _k(obs, params)
+    return end_attack(obs, k, h_attack(obs, k))
 
 
 @njit(_nrt=False)
 def cover(obs, legal, params, rng):
-    return h_cover(obs, legal, _k(obs, params))
+    k = _k(obs, params)
+    return end_answer(obs, legal, k, K_COVER, h_cover(obs, legal, k))
 
 
 @njit(_nrt=False)
 def throw_in(obs, legal, params, rng):
-    return h_throw_in(obs, legal, _k(obs, params))
+    k = _k(obs, params)
+    return end_answer(obs, legal, k, K_THROW_IN, h_throw_in(obs, legal, k))
 
 
 @njit(_nrt=False)
