@@ -174,6 +174,13 @@ expert now solves it:
   -> 99,000-107,000 (perevodnoy unchanged). No unfinished deal (``unfinished.py --strategies expert --players 2,3``).
 - Not done: perevodnoy (the solver would need transfers and shows), the last draws before the talon empties, and
   search's other disagreements (high leads, takes with low trumps, held-back throw-ins) by condition.
+
+Then the exact endgame at 3-6 players too (podkidnoy, once two players are left with the talon empty; the solver
+stays off with partnerships), paired against expert without it (``xp``, 24,000 deals, seed 12, one expert among
+greedy players): at most 6 cards together, 1,000 nodes: +1.5 [+1.3, +1.6] at 3 players, +0.7 / +0.4 / +0.3 at
+4 / 5 / 6; at most 8 cards, 200 nodes: +1.4 [+1.2, +1.6] at 4, +0.8 [+0.6, +0.9] at 6. Kept: 8 cards, 200 nodes
+in K_PODM (and so K_POD_4, K_POD_56). The two-player table keeps 6 cards, 1,000 nodes (expert is search's
+playout policy there, where speed counts most).
 """
 from numba import njit
 
@@ -223,7 +230,8 @@ K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=1
                TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
 K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
                THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8,
-               COVER_OPEN_EXPECT=1, TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
+               COVER_OPEN_EXPECT=1, TAKE_OPEN=1.5, TAKE_OPEN_TALON=1,
+               ENDGAME_SOLVE=200, ENDGAME_SOLVE_CARDS=8)  # the exact endgame once two are left (lead's round)
 K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
                EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8,
                TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
