@@ -133,10 +133,11 @@ def render(out, a):
            "the rates and counted in the last column; such a deal also drags games/s down. Re-render this page "
            "from strength.json with `--from-json`.", "",
            f"Measured at commit {out.get('commit', 'unknown')}. `search` plays "
-           "`expert` in its playouts, so a change to expert changes search too: the playout=0 rows fell below expert "
-           "when issue 14 made expert stronger (expert now beats greedy by 25 points in 2-player podkidnoy), and "
-           "search against greedy fell from about +59 to +31 in 2-player podkidnoy (its playouts now model greedy as "
-           "the stronger expert).", "",
+           "`expert` in its playouts, so a change to expert changes search too. With issue 14's expert (exact "
+           "two-player endgame, +30 against greedy in 2-player podkidnoy) the playout=0 rows sit at or below expert; "
+           "search against greedy in 2-player podkidnoy was +59 with the old expert, +31 with the first stronger "
+           "one and +44.5 now. The many-player table shows one search among greedy players: expert in the same "
+           "line-ups (`habits.md`) gets +9.8 / +7.0 / +11.0 / +7.5 in those four cells.", "",
            "Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
            "each of expert's habits is worth, where search disagrees with expert; `habits.py`) and `unfinished.md` "
            "(unfinished deals per strategy, family and player count; `unfinished.py`; `unfinished_before.md` is the "
