@@ -152,9 +152,10 @@ KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", 
               "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS")
 
 
-def knobs(**changes):
-    """BASE with some knobs changed, as a float tuple (for building constants in Python)."""
-    k = list(BASE)
+def knobs(base=BASE, **changes):
+    """A knob table (BASE unless given) with some knobs changed, as a float tuple (for building constants in
+    Python)."""
+    k = list(base)
     for name, v in changes.items():
         k[KNOB_NAMES.index(name)] = float(v)
     return tuple(k)
@@ -882,7 +883,7 @@ def h_swap(obs, legal, max_rank):
 
 # ---- the exact two-player endgame (ENDGAME_SOLVE; issue 14, two-player round) -------------------------
 @njit(_nrt=False)
-def _solve_here(obs, k):
+def solve_here(obs, k):
     """ENDGAME_SOLVE is on, the endgame is one _endgame solves, and both hands are small enough."""
     if k[ENDGAME_SOLVE] <= 0 or restless(obs) or not solvable(obs):
         return False
@@ -894,7 +895,7 @@ def _solve_here(obs, k):
 @njit(_nrt=False)
 def end_attack(obs, k, first):
     """The lead: `first` (h_attack's), or the endgame solver's (ENDGAME_SOLVE)."""
-    if not _solve_here(obs, k):
+    if not solve_here(obs, k):
         return first
     a = solve_choice(obs, K_ATTACK, obs[O_HAND], first, np.int64(k[ENDGAME_SOLVE]))
     return a if attack_ok(obs, obs[O_HAND], a) else first
@@ -903,6 +904,6 @@ def end_attack(obs, k, first):
 @njit(_nrt=False)
 def end_answer(obs, legal, k, kind, first):
     """A cover / take (kind K_COVER) or throw-in / pass (K_THROW_IN): `first`, or the endgame solver's."""
-    if legal == 0 or not _solve_here(obs, k):
+    if legal == 0 or not solve_here(obs, k):
         return first
     return solve_choice(obs, kind, legal, first, np.int64(k[ENDGAME_SOLVE]))

@@ -237,21 +237,13 @@ K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HI
                TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
 
 
-def _with(t, **changes):
-    """A knob table with some knobs changed (for the per-player-count tables below)."""
-    t = list(t)
-    for name, v in changes.items():
-        t[KNOB_NAMES.index(name)] = float(v)
-    return tuple(t)
-
-
 # issue 14, third round (4-6 players; results/strength/multi): trumps are thrown in only once <= 3 players are left,
 # and at 5-6 players the first card of an early bout is taken when it is a plain eight or higher; 4-player podkidnoy
 # throws aces onto a taker again (THROW_TAKE_MAX_RANK as greedy)
-K_POD_4 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, THROW_TAKE_MAX_RANK=8)
-K_POD_56 = _with(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
-K_PER_4 = _with(K_PERM, THROW_TRUMP_ACTIVE=3)
-K_PER_56 = _with(K_PERM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
+K_POD_4 = knobs(K_PODM, THROW_TRUMP_ACTIVE=3, THROW_TAKE_MAX_RANK=8)
+K_POD_56 = knobs(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
+K_PER_4 = knobs(K_PERM, THROW_TRUMP_ACTIVE=3)
+K_PER_56 = knobs(K_PERM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
 
 TUNED = -99.0  # the default of every parameter: "the value tuned for the family being played" (FAMILY_DEFAULTS)
 

@@ -35,7 +35,7 @@ from sim.core.lib import (
 )
 from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS
 from strategies import expert as _expert
-from strategies._lib import _solve_here
+from strategies._lib import solve_here
 from strategies import greedy as _greedy
 
 NAME = "search"
@@ -260,7 +260,7 @@ def evaluate(obs, cands, nc, samples, which, rng, tally):
 
 @njit(cache=True)
 def decide(obs, kind, legal, params, rng, first):
-    if (kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN) and _solve_here(obs, _expert._k(obs, EXPERT)):
+    if (kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN) and solve_here(obs, _expert._k(obs, EXPERT)):
         return first  # expert's answer is the exact endgame solver's (ENDGAME_SOLVE): nothing to sample
     samples = np.int64(params[0]) if params[0] >= 1 else 128
     cap = np.int64(params[1]) if params[1] >= 1 else 10
