@@ -13,6 +13,10 @@ would change): taking after having covered part of the table (the hand picked up
 attacker may throw in more ranks), the order of covers within one round (the attacker does not act
 between them), and the order of throw-ins onto a taker (a set of cards is chosen at once).
 
+A transposition table on the caller's stack holds the value (as bounds, the search being fail-soft alpha-beta)
+of every bout start (LEAD: the leader's hand and the other's) searched during one decision, shared by all of its
+options: the same two hands are reached by many orders of covers, throw-ins and takes.
+
 `solve_choice` is the entry point: given the observation, the kind of decision and the heuristic's own
 answer, it returns the answer to play: a proven win if there is one (the heuristic's first), else, when
 the heuristic's answer is a proven loss, a proven draw or an answer not proven lost; else the heuristic's.
@@ -38,10 +42,15 @@ from sim.core.rules import (
 LEAD, DEF_FRESH, DEF, THROW, THROWT = 0, 1, 2, 3, 4
 UNKNOWN = -9  # a value the budget did not allow to find
 # one frame of the explicit stack (the search is iterative: numba's cache cannot hold recursive functions)
-PH, A, D, T, U, NT, LIM, AL, BE, BEST, I1, I2, NEG, OPT0 = range(14)
-FS = 14
+PH, A, D, T, U, NT, LIM, AL, BE, BEST, I1, I2, NEG, OPT0, AL0, BE0 = range(16)
+FS = 16
 MAXD = 96  # frames; a deeper line answers UNKNOWN
 BUF = MAXD * FS
+# the transposition table: values of bout starts (LEAD: the leader's hand a, the other's d) already searched in
+# this decision, as bounds [lo, hi] for the leader; TTN entries of (a, d, lo, hi), on the caller's stack
+TTN = 1024
+TTS = 4 * TTN
+NOVAL = -5
 
 
 @intrinsic
@@ -99,6 +108,8 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa):
     buf[fb + I2] = 0
     buf[fb + OPT0] = 0
     buf[fb + BEST] = -2
+    buf[fb + AL0] = al
+    buf[fb + BE0] = be
     if ph == LEAD:
         nd = popcount(d)
         mx = maxa if maxa > 0 else -maxa
@@ -229,10 +240,75 @@ def _take(buf, fb, v):
     return buf[fb + AL] >= buf[fb + BE]
 
 
+@njit(_nrt=False, inline="always")
+def _slot(a, d):
+    h = a * np.int64(0x7F4A7C159E3779B9) + d * np.int64(0x27D4EB2F165667C5)
+    return ((h >> 40) & (TTN - 1)) * 4
+
+
 @njit(_nrt=False)
-def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget):
-    """Alpha-beta from one node (window -1..1): its value for the attacker of that bout, or UNKNOWN."""
+def _probe(tt, buf, fb):
+    """A LEAD frame just opened at fb: its value if the table settles it (NOVAL if not; the frame's window is
+    narrowed to what the table knows)."""
+    a = buf[fb + A]
+    d = buf[fb + D]
+    i = _slot(a, d)
+    if tt[i] != a or tt[i + 1] != d:
+        return NOVAL
+    lo = tt[i + 2]
+    hi = tt[i + 3]
+    al = buf[fb + AL]
+    be = buf[fb + BE]
+    if lo == hi or lo >= be:
+        return lo
+    if hi <= al:
+        return hi
+    if lo > al:
+        buf[fb + AL] = lo
+        buf[fb + AL0] = lo
+    if hi < be:
+        buf[fb + BE] = hi
+        buf[fb + BE0] = hi
+    return NOVAL
+
+
+@njit(_nrt=False)
+def _store(tt, buf, fb, v):
+    """A LEAD frame searched to value v (fail-soft, within its window AL0..BE0): keep what it proves."""
+    a = buf[fb + A]
+    d = buf[fb + D]
+    i = _slot(a, d)
+    lo = np.int64(-1)
+    hi = np.int64(1)
+    if tt[i] == a and tt[i + 1] == d:
+        lo = tt[i + 2]
+        hi = tt[i + 3]
+    if v <= buf[fb + AL0]:
+        hi = v if v < hi else hi
+    elif v >= buf[fb + BE0]:
+        lo = v if v > lo else lo
+    else:
+        lo = v
+        hi = v
+    tt[i] = a
+    tt[i + 1] = d
+    tt[i + 2] = lo
+    tt[i + 3] = hi
+
+
+@njit(_nrt=False)
+def clear(tt):
+    for i in range(0, TTS, 4):
+        tt[i] = 0
+        tt[i + 1] = 0
+
+
+@njit(_nrt=False)
+def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt):
+    """Alpha-beta from one node (window -1..1): its value for the attacker of that bout, or UNKNOWN. tt: the
+    transposition table (TTS int64, shared by every option of a decision; empty: none)."""
     buf = _stack_i64(BUF)
+    use = tt.shape[0] > 0
     _push(buf, 0, ph, a, d, t, u, nt, lim, np.int64(-1), np.int64(1), 0, ts, maxa)
     sp = 0
     left = budget
@@ -245,12 +321,22 @@ def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget):
         if code == 0:
             if sp + 2 >= MAXD:
                 return UNKNOWN
-            sp += 1
-            continue
+            cf = fb + FS
+            if not use or buf[cf + PH] != LEAD:
+                sp += 1
+                continue
+            hv = _probe(tt, buf, cf)
+            if hv == NOVAL:
+                sp += 1
+                continue
+            code = 1
+            val = -hv if buf[cf + NEG] else hv
         if code == 1:
             if not _take(buf, fb, val):
                 continue
         v = buf[fb + BEST]
+        if use and buf[fb + PH] == LEAD:
+            _store(tt, buf, fb, v)
         if buf[fb + NEG]:
             v = -v
         while True:  # the frame is done: fold its value into its parents
@@ -261,6 +347,8 @@ def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget):
             if not _take(buf, fb, v):
                 break
             v = buf[fb + BEST]
+            if use and buf[fb + PH] == LEAD:
+                _store(tt, buf, fb, v)
             if buf[fb + NEG]:
                 v = -v
 
@@ -314,8 +402,10 @@ def solve_choice(obs, kind, legal, first, budget):
     for i in range(nt):
         if obs[O_TABLE_COV + i] < 0:
             u |= np.int64(1) << obs[O_TABLE_ATT + i]
+    tt = _stack_i64(TTS)
+    clear(tt)
     # the options, the heuristic's first
-    vf = _option_value(kind, first, mine, his, t, u, nt, lim, ts, maxa, obs, budget)
+    vf = _option_value(kind, first, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt)
     if vf == 1 or vf == UNKNOWN:  # a proven win; or too big a position to solve in the budget: the heuristic's
         return first
     best = first
@@ -327,7 +417,7 @@ def solve_choice(obs, kind, legal, first, budget):
             while s:
                 k = popcount(s)
                 if s != first and k <= lim and (maxa > 0 or k == 1):
-                    v = _option_value(kind, s, mine, his, t, u, nt, lim, ts, maxa, obs, budget)
+                    v = _option_value(kind, s, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt)
                     if v == 1:
                         return s
                     if _better(v, bv, vf):
@@ -340,7 +430,7 @@ def solve_choice(obs, kind, legal, first, budget):
     opt = np.int64(NO_CARD)
     while True:
         if opt != first:
-            v = _option_value(kind, opt, mine, his, t, u, nt, lim, ts, maxa, obs, budget)
+            v = _option_value(kind, opt, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt)
             if v == 1:
                 return opt
             if _better(v, bv, vf):
@@ -369,27 +459,27 @@ def _better(v, bv, vf):
 
 
 @njit(_nrt=False)
-def _option_value(kind, opt, mine, his, t, u, nt, lim, ts, maxa, obs, budget):
+def _option_value(kind, opt, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt):
     """The value of answer opt for the seat to act (+1 / 0 / -1, UNKNOWN when the budget ran out)."""
     if kind == K_ATTACK:
-        return _run(DEF_FRESH, mine & ~opt, his, opt, opt, popcount(opt), lim, ts, maxa, budget)
+        return _run(DEF_FRESH, mine & ~opt, his, opt, opt, popcount(opt), lim, ts, maxa, budget, tt)
     if kind == K_COVER:  # I defend; values are the attacker's, negated
         if opt == NO_CARD:
-            v = _run(THROWT, his, mine, t, 0, nt, lim, ts, maxa, budget)
+            v = _run(THROWT, his, mine, t, 0, nt, lim, ts, maxa, budget, tt)
         else:
             tgt = obs[O_TABLE_ATT + obs[O_COVER_TARGET]]
             bb = np.int64(1) << opt
-            v = _run(DEF, his, mine & ~bb, t | bb, u & ~(np.int64(1) << tgt), nt, lim, ts, maxa, budget)
+            v = _run(DEF, his, mine & ~bb, t | bb, u & ~(np.int64(1) << tgt), nt, lim, ts, maxa, budget, tt)
         return v if v == UNKNOWN else -v
     # throw-in: I attack
     if opt == NO_CARD:
         if obs[O_TAKING] != 0:
-            return _run(LEAD, mine, his | t, 0, 0, 0, 0, ts, maxa, budget)  # (mine is not empty)
+            return _run(LEAD, mine, his | t, 0, 0, 0, 0, ts, maxa, budget, tt)  # (mine is not empty)
         if his == 0:
             return np.int64(-1)
-        v = _run(LEAD, his, mine, 0, 0, 0, 0, ts, maxa, budget)
+        v = _run(LEAD, his, mine, 0, 0, 0, 0, ts, maxa, budget, tt)
         return v if v == UNKNOWN else -v
     cb = np.int64(1) << opt
     if obs[O_TAKING] != 0:
-        return _run(THROWT, mine & ~cb, his, t | cb, 0, nt + 1, lim, ts, maxa, budget)
-    return _run(DEF_FRESH, mine & ~cb, his, t | cb, cb, nt + 1, lim, ts, maxa, budget)
+        return _run(THROWT, mine & ~cb, his, t | cb, 0, nt + 1, lim, ts, maxa, budget, tt)
+    return _run(DEF_FRESH, mine & ~cb, his, t | cb, cb, nt + 1, lim, ts, maxa, budget, tt)

@@ -181,6 +181,15 @@ greedy players): at most 6 cards together, 1,000 nodes: +1.5 [+1.3, +1.6] at 3 p
 4 / 5 / 6; at most 8 cards, 200 nodes: +1.4 [+1.2, +1.6] at 4, +0.8 [+0.6, +0.9] at 6. Kept: 8 cards, 200 nodes
 in K_PODM (and so K_POD_4, K_POD_56). The two-player table keeps 6 cards, 1,000 nodes (expert is search's
 playout policy there, where speed counts most).
+
+Then a transposition table in the solver (the bouts' starts already searched in one decision, shared by all its
+options) made larger positions solvable in the same budget, and larger settings paid at 4-6 players (paired
+against 8 cards / 200 nodes, one expert among greedy players, 12,000 deals, seed 12): 12 cards / 1,000 nodes +1.9
+[+1.6, +2.3] / +1.4 / +0.8 at 4 / 5 / 6 players; 14 / 3,000 +2.7 [+2.3, +3.1] / +1.9 / +1.0; 16 / 10,000 +3.0 /
++2.1 / +1.2; no limit (36 cards, 20,000 nodes) +3.1 / +2.1 / +1.2. Kept 14 cards / 3,000 nodes in K_POD_4 and
+K_POD_56; on seed 29 (20,000 deals): +12.5 [+11.8, +13.2] at 4 players (8 / 200: +9.8), +10.4 [+9.8, +10.9] at
+5 (+8.8), +8.1 [+7.6, +8.6] at 6 (+7.0). It costs speed: expert in every seat, one thread, 4 / 6 players: about
+69,000 / 67,000 games/s -> 5,000 / 6,000 (12 / 1,000: 13,000 / 14,600). Three players (K_PODM) keep 8 / 200.
 """
 from numba import njit
 
@@ -240,8 +249,8 @@ K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HI
 # issue 14, third round (4-6 players; results/strength/multi): trumps are thrown in only once <= 3 players are left,
 # and at 5-6 players the first card of an early bout is taken when it is a plain eight or higher; 4-player podkidnoy
 # throws aces onto a taker again (THROW_TAKE_MAX_RANK as greedy)
-K_POD_4 = knobs(K_PODM, THROW_TRUMP_ACTIVE=3, THROW_TAKE_MAX_RANK=8)
-K_POD_56 = knobs(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
+K_POD_4 = knobs(K_PODM, THROW_TRUMP_ACTIVE=3, THROW_TAKE_MAX_RANK=8, ENDGAME_SOLVE=3000, ENDGAME_SOLVE_CARDS=14)
+K_POD_56 = knobs(K_PODM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3, ENDGAME_SOLVE=3000, ENDGAME_SOLVE_CARDS=14)
 K_PER_4 = knobs(K_PERM, THROW_TRUMP_ACTIVE=3)
 K_PER_56 = knobs(K_PERM, THROW_TRUMP_ACTIVE=3, TAKE_FIRST_RANK=3)
 

@@ -36,7 +36,7 @@ def _minimax(d, memo):
     return memo[key]
 
 
-def _solver(d):
+def _solver(d, tt=None):
     from strategies import _endgame as E
     seat, kind = d.to_act()
     obs = d.observe(seat)
@@ -47,15 +47,17 @@ def _solver(d):
         if obs[O_TABLE_COV + i] < 0:
             u |= 1 << int(obs[O_TABLE_ATT + i])
     best = -5
+    if tt is None:
+        tt = np.zeros(E.TTS, np.int64)  # one table for every option, as solve_choice shares it
     for a in d.legal_options():
         v = E._option_value(kind, np.int64(a), np.int64(mine), np.int64(his), np.int64(obs[O_TABLE_MASK]),
-                            np.int64(u), nt, int(obs[O_LIMIT]), int(obs[O_TRUMP_SUIT]), 6, obs, 10 ** 9)
+                            np.int64(u), nt, int(obs[O_LIMIT]), int(obs[O_TRUMP_SUIT]), 6, obs, 10 ** 9, tt)
         assert v != E.UNKNOWN
         best = max(best, int(v))
     return best if seat == 0 else -best
 
 
-def _endgames(deals):
+def _endgames(deals, max_cards=MAX_CARDS):
     """Positions of real deals (expert's play with random deviations) where the solver would be asked."""
     from strategies import expert as X
     play = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)
@@ -66,7 +68,7 @@ def _endgames(deals):
             seat, kind = d.to_act()
             h = d.hands()
             if (d.ws[O_TALON] == 0 and kind in (L.K_ATTACK, L.K_COVER, L.K_THROW_IN) and h[0] and h[1]
-                    and bin(h[0]).count("1") + bin(h[1]).count("1") <= MAX_CARDS):
+                    and bin(h[0]).count("1") + bin(h[1]).count("1") <= max_cards):
                 yield Deal.from_state(RULES, d.ws)
             a = play[kind](d.observe(seat), np.int64(d.ws[L.S_LEGAL]), q, rng)
             if pick.random() < 0.3:
@@ -80,3 +82,14 @@ def test_solver_agrees_with_minimax_over_the_core():
         assert _solver(d) == _minimax(Deal.from_state(RULES, d.ws), memo), f"hands {d.hands()}"
         n += 1
     assert n >= 30, f"only {n} endgames reached"
+
+
+def test_transposition_table_changes_no_value():
+    """The solver with its table of searched bout starts against the same search without it, on endgames of up
+    to 9 cards (too big for the minimax above). Keying the table on the leader's hand alone makes this fail."""
+    from strategies import _endgame as E
+    n = 0
+    for d in _endgames(12, 9):
+        assert _solver(d) == _solver(d, np.zeros(0, np.int64)), f"hands {d.hands()}"
+        n += 1
+    assert n >= 60, f"only {n} endgames reached"
