@@ -110,6 +110,7 @@ A deterministic habit would repeat the same cycle until RUL-22 stops the deal af
 """
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.tuple import tuple_setitem
 
 from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE,
@@ -159,6 +160,35 @@ def knobs(base=BASE, **changes):
     for name, v in changes.items():
         k[KNOB_NAMES.index(name)] = float(v)
     return tuple(k)
+
+
+# ---- a constant knob table with a few knobs set at run time (the strategies' `_k`) ---------------
+# A strategy's `_k(params)` is its table (a module-level tuple built with `knobs(...)`; numba freezes it as a constant)
+# with some knobs replaced by its parameters, as constant (parameter index, knob index) pairs, e.g.
+# `put_params(BASE, p, ((0, DUMP_TALON), (1, DUMP_HAND)))`. Tuples are values: nothing is allocated (no NRT).
+@njit(_nrt=False)
+def put(k, i, v):
+    """The knob tuple ``k`` with knob ``i`` set to ``v`` (``i`` may be a run-time value but must lie in
+    [0, NK): it is not checked)."""
+    return tuple_setitem(k, i, v)
+
+
+@njit(_nrt=False)
+def put_params(k, p, pairs):
+    """``k`` with knob j set to p[i] for every (i, j) in ``pairs`` (a constant tuple of (param index, knob index))."""
+    for ij in pairs:
+        k = tuple_setitem(k, ij[1], p[ij[0]])
+    return k
+
+
+@njit(_nrt=False)
+def put_tuned(k, p, pairs):
+    """As ``put_params``, but a parameter left at expert's TUNED (-99; anything <= -50) keeps the table's value."""
+    for ij in pairs:
+        v = p[ij[0]]
+        if v > -50.0:
+            k = tuple_setitem(k, ij[1], v)
+    return k
 
 
 # ---- small card helpers ------------------------------------------------------------------------
