@@ -98,3 +98,21 @@ def test_expert_tables_and_tuned_params():
             named = dict(zip(X.PARAMS, vec))
             want = knobs(per_n[n], **{to_knob[p]: v for p, v in named.items() if v != X.TUNED})
             _same(X._k(obs, _p(vec)), want)
+
+
+def test_xp_pairs_on_expert():
+    """results/strength/knobs/xp: knob i_k set to v_k on expert's table; -1, fractions and indices past the last
+    knob set nothing; when two pairs name the same knob the first wins."""
+    from pathlib import Path
+    from strategies._lib import KNOB_NAMES
+    folder = str(Path(__file__).resolve().parents[1] / "results" / "strength" / "knobs")
+    xp = dispatch.load_module(dispatch.info("xp", (folder,)).path)
+    X = _module("expert")
+    obs = np.zeros(O_SIZE, dtype=np.int64)
+    obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, 2
+    pairs = [(17, 0.3), (-1, 5.0), (2.5, 7.0), (53, 1.0), (51, 40.0), (17, 0.8), (0, 3.0)]
+    p = _p([x for ij in pairs for x in ij])
+    _same(xp._k(obs, p), knobs(X.K_POD2, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
+    assert KNOB_NAMES[17] == "COUNT_P" and KNOB_NAMES[51] == "ENDGAME_SOLVE"
+    p[14] = 1  # old=1: expert's one table per family from before issue 14
+    _same(xp._k(obs, p), knobs(X.K_POD, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
