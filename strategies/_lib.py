@@ -1,10 +1,12 @@
 """Shared compiled heuristics for the strategy library (not a strategy: the name starts with '_').
 
 Every heuristic strategy of ``strategies/`` is a thin file that calls the five ``h_*``
-functions below with a *knob tuple*: a ``UniTuple(float64, NK)`` built from constants and the
-strategy's own ``params``. One knob tuple type means numba compiles each ``h_*`` function once
-for the whole library, so an engine holding every strategy compiles about as fast as one
-holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
+functions below with a *knob tuple*: a ``UniTuple(float64, NK)``, the strategy's constant table (built
+with ``knobs(...)`` from ``BASE``, greedy's play) with a few knobs set from its own ``params`` by
+``put_params`` (expert: ``put_tuned``; one knob: ``put``). A new knob means a new index constant, ``NK``,
+``BASE`` and ``KNOB_NAMES`` here, and no change in any strategy file. One knob tuple type means numba compiles
+each ``h_*`` function once for the whole library, so an engine holding every strategy compiles about as fast as
+one holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
 NRT): hands and sets are int64 card bitmasks (bit ``rank*4 + suit``, see ``sim.core.lib``).
 
 Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw):
