@@ -19,9 +19,10 @@ SIMPLE = {
     "dump-triples-late": ({}, dict(talon_at_most="DUMP_TALON", hand_at_least="DUMP_HAND")),
     "advice-002": (dict(HIGH_TRUMP_RANK=0), dict(
         dump_talon="DUMP_TALON", hand_at_least="DUMP_HAND", take_high_talon="TAKE_HIGH_TALON", high_rank="HIGH_RANK",
-        exchange_min_rank="EXCHANGE_MIN_RANK", trump_lead_talon="TRUMP_LEAD_TALON", trump_throw_talon="THROW_TRUMP_TALON",
-        take_max_pickup="TAKE_MAX_PICKUP", endgame="ENDGAME", whole_set_defence="MATCH",
-        take_high_attack="TAKE_HIGH_ATTACK", avoid_draw="AVOID_DRAW", endgame_many="ENDGAME_MANY")),
+        exchange_min_rank="EXCHANGE_MIN_RANK", trump_lead_talon="TRUMP_LEAD_TALON",
+        trump_throw_talon="THROW_TRUMP_TALON", take_max_pickup="TAKE_MAX_PICKUP", endgame="ENDGAME",
+        whole_set_defence="MATCH", take_high_attack="TAKE_HIGH_ATTACK", avoid_draw="AVOID_DRAW",
+        endgame_many="ENDGAME_MANY")),
     "tactics": (dict(TAKE_HIGH_TALON=10, TAKE_MAX_PICKUP=2, COUNT_P=0.9999), dict(
         trump_lead_talon="TRUMP_LEAD_TALON", take_trump_talon="TAKE_TRUMP_TALON", transfer="TRANSFER",
         pair_lead_talon="PAIR_LEAD_TALON", keep_trump_ace="KEEP_ACE", lone_trump_rank="LONE_TRUMP", endgame="ENDGAME",
