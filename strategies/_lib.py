@@ -1,10 +1,12 @@
 """Shared compiled heuristics for the strategy library (not a strategy: the name starts with '_').
 
 Every heuristic strategy of ``strategies/`` is a thin file that calls the five ``h_*``
-functions below with a *knob tuple*: a ``UniTuple(float64, NK)`` built from constants and the
-strategy's own ``params``. One knob tuple type means numba compiles each ``h_*`` function once
-for the whole library, so an engine holding every strategy compiles about as fast as one
-holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
+functions below with a *knob tuple*: a ``UniTuple(float64, NK)``, the strategy's constant table (built
+with ``knobs(...)`` from ``BASE``, greedy's play) with a few knobs set from its own ``params`` by
+``put_params`` (expert: ``put_tuned``; one knob: ``put``). A new knob means a new index constant, ``NK``,
+``BASE`` and ``KNOB_NAMES`` here, and no change in any strategy file. One knob tuple type means numba compiles
+each ``h_*`` function once for the whole library, so an engine holding every strategy compiles about as fast as
+one holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
 NRT): hands and sets are int64 card bitmasks (bit ``rank*4 + suit``, see ``sim.core.lib``).
 
 Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw):
@@ -110,6 +112,9 @@ A deterministic habit would repeat the same cycle until RUL-22 stops the deal af
 """
 import numpy as np
 from numba import njit
+from numba.core import cgutils, types
+from numba.cpython.unsafe.tuple import tuple_setitem
+from numba.extending import intrinsic
 
 from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE,
@@ -159,6 +164,57 @@ def knobs(base=BASE, **changes):
     for name, v in changes.items():
         k[KNOB_NAMES.index(name)] = float(v)
     return tuple(k)
+
+
+# ---- a constant knob table with a few knobs set at run time (the strategies' `_k`) ---------------
+# A strategy's `_k(params)` is its table (a module-level tuple built with `knobs(...)`; numba freezes it as a constant)
+# with some knobs replaced by its parameters, as constant (parameter index, knob index) pairs, e.g.
+# `put_params(BASE, p, ((0, DUMP_TALON), (1, DUMP_HAND)))`. Tuples are values: nothing is allocated (no NRT).
+@njit(_nrt=False)
+def put(k, i, v):
+    """The knob tuple ``k`` with knob ``i`` set to ``v`` (``i`` may be a run-time value but must lie in
+    [0, NK): it is not checked)."""
+    return tuple_setitem(k, i, v)
+
+
+def _pairs_intrinsic(tuned):
+    """``k`` with knob j set to p[i] for every (i, j) in ``pairs`` (if ``tuned``: only where p[i] > -50), as
+    straight-line code: one stack copy of ``k``, one load and store per pair, no loop (a loop of ``tuple_setitem``
+    copies the whole tuple per pair: 2.5-5 times slower for expert's 16 parameters)."""
+    def typer(typingctx, k, p, pairs):
+        ok = (isinstance(k, types.UniTuple) and k.dtype == types.float64 and isinstance(p, types.Array)
+              and p.dtype == types.float64 and p.ndim == 1 and isinstance(pairs, types.UniTuple)
+              and isinstance(pairs.dtype, types.UniTuple) and pairs.dtype.count == 2
+              and isinstance(pairs.dtype.dtype, types.Integer))
+        if not ok:
+            return None
+
+        def codegen(context, builder, signature, args):
+            tup, arr, prs = args
+            aty, pty = signature.args[1], signature.args[2]
+            stack = cgutils.alloca_once(builder, tup.type)
+            builder.store(tup, stack)
+            ary = context.make_array(aty)(context, builder, value=arr)
+            low = context.get_constant(types.float64, -50.0)
+            for m in range(pty.count):
+                pair = builder.extract_value(prs, m)
+                i, j = builder.extract_value(pair, 0), builder.extract_value(pair, 1)
+                v = builder.load(cgutils.get_item_pointer(context, builder, aty, ary, [i]))
+                ptr = builder.gep(stack, [j.type(0), j], inbounds=True)
+                if tuned:
+                    v = builder.select(builder.fcmp_ordered(">", v, low), v, builder.load(ptr))
+                builder.store(v, ptr)
+            return builder.load(stack)
+        return k(k, p, pairs), codegen
+    typer.__name__ = typer.__qualname__ = "put_tuned" if tuned else "put_params"
+    return intrinsic(typer)
+
+
+# put_params(k, p, pairs): ``k`` with knob j set to p[i] for every (i, j) in ``pairs`` (a constant tuple of
+# (param index, knob index) pairs; p a float64 parameter vector). put_tuned(k, p, pairs): the same, but a parameter
+# left at expert's TUNED (-99; anything <= -50) keeps the table's value. Indices are not checked.
+put_params = _pairs_intrinsic(False)
+put_tuned = _pairs_intrinsic(True)
 
 
 # ---- small card helpers ------------------------------------------------------------------------

@@ -6,7 +6,7 @@ They differ only in the defaults of the same three knobs, so each file names its
 """
 from numba import njit
 
-from strategies._lib import h_attack
+from strategies._lib import BASE, DUMP_HAND, DUMP_TALON, SETS_EARLY, h_attack, put_params
 
 WHOLE_PARAMS = ("sets_from_start", "sets_when_talon_at_most", "sets_when_hand_at_least")
 
@@ -23,13 +23,13 @@ def params(sets_from_start: float, sets_when_talon_at_most: float, sets_when_han
     }
 
 
+# greedy's defence and throw-ins (BASE); SETS_EARLY = p[0], DUMP_TALON = p[1], DUMP_HAND = p[2]
+_PK = ((0, SETS_EARLY), (1, DUMP_TALON), (2, DUMP_HAND))
+
+
 @njit(_nrt=False)
 def _k(p):
-    # greedy's defence and throw-ins; DUMP_TALON = p[1], DUMP_HAND = p[2], SETS_EARLY = p[0]
-    return (-1.0, -1.0, p[1], p[2], p[0], 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0,
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0,
-            0.0, 0.0)
+    return put_params(BASE, p, _PK)
 
 
 @njit(_nrt=False)

@@ -58,7 +58,11 @@ Rank index: 0 = six, 1 = seven, 2 = eight, 3 = nine, 4 = ten, 5 = jack, 6 = quee
 import numpy as np
 from numba import njit
 
-from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in
+from strategies._lib import (
+    AVOID_DRAW, DUMP_HAND, DUMP_TALON, ENDGAME, ENDGAME_MANY, EXCHANGE_MIN_RANK, HIGH_RANK, MATCH, TAKE_HIGH_ATTACK,
+    TAKE_HIGH_TALON, TAKE_MAX_PICKUP, THROW_TRUMP_TALON, TRUMP_LEAD_TALON, h_attack, h_cover, h_exchange, h_throw_in,
+    knobs, put_params,
+)
 
 NAME = "advice-002"
 DESCRIPTION = "Seed 002's advice: singles not triples, save trumps, take early, shed late, force the take in the endgame."
@@ -102,16 +106,16 @@ PARAMS = {
 WHOLE_PARAMS = tuple(k for k in PARAMS if k != "endgame_many")
 
 
+# greedy's knobs but HIGH_TRUMP_RANK (take_high_talon: rather than cover with any trump), the rest from PARAMS
+K_ADVICE = knobs(HIGH_TRUMP_RANK=0)
+_PK = ((0, DUMP_TALON), (1, DUMP_HAND), (2, TAKE_HIGH_TALON), (3, HIGH_RANK), (4, EXCHANGE_MIN_RANK),
+       (5, TRUMP_LEAD_TALON), (6, THROW_TRUMP_TALON), (7, TAKE_MAX_PICKUP), (8, ENDGAME), (9, MATCH),
+       (10, TAKE_HIGH_ATTACK), (11, AVOID_DRAW), (12, ENDGAME_MANY))
+
+
 @njit(_nrt=False)
 def _k(p):
-    # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
-    # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
-    # ENDGAME_MANY, KEEP_PAIR_TALON
-    return (p[5], -1.0, p[0], p[1], 0.0, p[2], p[3], 0.0, p[7], 99.0, 99.0, 0.0, 0.0, p[6],
-            8.0, p[4], -1.0, 1.0, p[8], p[9], p[10], p[11], p[12], 99.0,
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0,
-            0.0, 0.0)
+    return put_params(K_ADVICE, p, _PK)
 
 
 @njit(_nrt=False)

@@ -17,7 +17,7 @@ the largest set (seed 002's endgame advice). Defence and exchange are greedy's.
 """
 from numba import njit
 
-from strategies._lib import h_attack, h_throw_in
+from strategies._lib import COUNT, COUNT_P, h_attack, h_throw_in, knobs, put_params
 
 NAME = "counting"
 DESCRIPTION = "Counts every shown card; leads and throws in cards the defender probably cannot beat."
@@ -32,12 +32,15 @@ PARAMS = {
 WHOLE_PARAMS = ("talon_at_most",)
 
 
+# greedy's knobs with seed 002's two-player endgame rule; counting from the parameters: COUNT_P = p[0] (p),
+# COUNT = p[1] (talon_at_most)
+K_COUNTING = knobs(ENDGAME=1)
+_PK = ((0, COUNT_P), (1, COUNT))
+
+
 @njit(_nrt=False)
 def _k(p):
-    return (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, p[1], p[0], 1.0, 0.0, 99.0, 0.0, 0.0, 99.0,
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0,
-            0.0, 0.0)
+    return put_params(K_COUNTING, p, _PK)
 
 
 @njit(_nrt=False)

@@ -14,7 +14,7 @@ Sweep both thresholds, e.g.
 """
 from numba import njit
 
-from strategies._lib import h_attack
+from strategies._lib import BASE, DUMP_HAND, DUMP_TALON, h_attack, put_params
 
 NAME = "dump-triples-late"
 DESCRIPTION = "Simple durak: singles, but the largest set once the talon is low or the hand is big."
@@ -29,12 +29,13 @@ PARAMS = {
 WHOLE_PARAMS = tuple(PARAMS)
 
 
+# greedy's knobs, with DUMP_TALON = p[0] (talon_at_most), DUMP_HAND = p[1] (hand_at_least)
+_PK = ((0, DUMP_TALON), (1, DUMP_HAND))
+
+
 @njit(_nrt=False)
 def _k(p):
-    return (-1.0, -1.0, p[0], p[1], 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0,
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0,
-            0.0, 0.0)
+    return put_params(BASE, p, _PK)
 
 
 @njit(_nrt=False)

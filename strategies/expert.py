@@ -193,7 +193,7 @@ K_POD_56; on seed 29 (20,000 deals): +12.5 [+11.8, +13.2] at 4 players (8 / 200:
 """
 from numba import njit
 
-from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs
+from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs, put_tuned
 from sim.core.lib import K_COVER, K_THROW_IN, O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
@@ -301,9 +301,8 @@ _TABLES = {"prostoy_5": K_P5, "prostoy_6": K_P6, "podkidnoy": K_POD2, "perevodno
 FAMILY_DEFAULTS = {fam: {name: t[KNOB_NAMES.index(knob)] for name, knob, *_ in _P} for fam, t in _TABLES.items()}
 
 
-@njit(_nrt=False)
-def _o(p, d):
-    return p if p > -50.0 else d
+# parameter i (in _P order) sets its knob unless left at TUNED: (param index, knob index) pairs for put_tuned
+_PK = tuple((i, KNOB_NAMES.index(knob)) for i, (_, knob, *_) in enumerate(_P))
 
 
 @njit(_nrt=False)
@@ -318,18 +317,7 @@ def _k(obs, p):
         b = K_P5 if n == 2 else (K_P5_3 if n == 3 else (K_P5_M if n == 4 else (K_P5_5 if n == 5 else K_P5_6)))
     else:
         b = K_P6 if n == 2 else (K_P6_M if n < 6 else K_P6_6)
-    # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
-    # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
-    # ENDGAME_MANY, KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK,
-    # THROW_TAKE_MAX_RANK, COVER_TABLE_RANK, LEAD_PAIR
-    return (_o(p[0], b[0]), _o(p[1], b[1]), _o(p[2], b[2]), _o(p[3], b[3]), b[4], _o(p[4], b[5]),
-            _o(p[5], b[6]), _o(p[6], b[7]), _o(p[7], b[8]), _o(p[8], b[9]), _o(p[9], b[10]), _o(p[10], b[11]),
-            _o(p[11], b[12]), b[13], b[14], _o(p[15], b[15]), _o(p[12], b[16]), _o(p[13], b[17]),
-            _o(p[14], b[18]), b[19], b[20], b[21], b[22], b[23], b[24], b[25],
-            b[26], b[27], b[28], b[29], b[30], b[31], b[32], b[33], b[34], b[35],
-            b[36], b[37], b[38], b[39], b[40], b[41], b[42], b[43], b[44], b[45], b[46], b[47],
-            b[48], b[49], b[50], b[51], b[52])
+    return put_tuned(b, p, _PK)
 
 
 @njit(_nrt=False)

@@ -15,7 +15,7 @@ Sweep: ``durak run --rules prostoy_5 --strategy singles-early:talon_above=T --st
 """
 from numba import njit
 
-from strategies._lib import h_attack
+from strategies._lib import BASE, DUMP_TALON, h_attack, put_params
 
 NAME = "singles-early"
 DESCRIPTION = "Simple durak: single-card leads while the talon is large, largest sets after."
@@ -28,12 +28,13 @@ PARAMS = {
 WHOLE_PARAMS = tuple(PARAMS)
 
 
+# greedy's knobs, with DUMP_TALON = p[0] (talon_above)
+_PK = ((0, DUMP_TALON),)
+
+
 @njit(_nrt=False)
 def _k(p):
-    return (-1.0, -1.0, p[0], 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0,
-            8.0, 1.0, -1.0, 1.0, 0.0, 0.0, 99.0, 0.0, 0.0, 99.0,
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0,
-            0.0, 0.0)
+    return put_params(BASE, p, _PK)
 
 
 @njit(_nrt=False)

@@ -35,7 +35,10 @@ whose off value is 36 (greedy already never leads a trump while it has a non-tru
 """
 from numba import njit
 
-from strategies._lib import h_attack, h_cover, h_exchange, h_throw_in, h_transfer
+from strategies._lib import (
+    COUNT, ENDGAME, KEEP_ACE, KEEP_PAIR_TALON, LONE_TRUMP, PAIR_LEAD_TALON, TAKE_TRUMP_TALON, TRANSFER,
+    TRUMP_LEAD_TALON, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, knobs, put, put_params,
+)
 
 NAME = "tactics"
 DESCRIPTION = "Strong players' habits, one switchable parameter each: trumps late, take trump leads, transfer, pairs late, ace last."
@@ -68,18 +71,17 @@ PARAMS = {
 WHOLE_PARAMS = tuple(PARAMS)
 
 
+# greedy's knobs but TAKE_HIGH_TALON / TAKE_MAX_PICKUP (the "early" and "at most 2 cards" of lone_trump_rank and
+# take_trump_talon) and COUNT_P (only cards the defender surely cannot beat); the tactics from PARAMS (p[6]
+# switches counting on, p[7] is its talon)
+K_TACTICS = knobs(TAKE_HIGH_TALON=10, TAKE_MAX_PICKUP=2, COUNT_P=0.9999)
+_PK = ((0, TRUMP_LEAD_TALON), (1, TAKE_TRUMP_TALON), (2, TRANSFER), (3, PAIR_LEAD_TALON), (4, KEEP_ACE),
+       (5, LONE_TRUMP), (8, ENDGAME), (9, KEEP_PAIR_TALON))
+
+
 @njit(_nrt=False)
 def _k(p):
-    # TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK,
-    # HIGH_TRUMP_RANK, TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON,
-    # THROW_MAX_RANK, EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW,
-    # ENDGAME_MANY, KEEP_PAIR_TALON
-    count = p[7] if p[6] > 0 else -1.0  # (a conditional inside a tuple of more than 30 items does not compile)
-    return (p[0], p[3], -1.0, 99.0, 0.0, 10.0, 9.0, 9.0, 2.0, p[5], p[1], p[4], p[2], 0.0,
-            8.0, 1.0, count, 0.9999, p[8], 0.0, 99.0, 0.0, 0.0, p[9],
-            0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0, 0.0, -1.0, 1.0, 99.0,
-            0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0,
-            0.0, 0.0)
+    return put(put_params(K_TACTICS, p, _PK), COUNT, p[7] if p[6] > 0 else -1.0)
 
 
 @njit(_nrt=False)

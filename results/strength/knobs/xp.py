@@ -7,7 +7,7 @@ is loaded with --strategy-path results/strength/knobs)."""
 import numpy as np
 from numba import njit
 
-from strategies._lib import end_answer, end_attack, h_attack, h_cover, h_exchange, h_throw_in, h_transfer
+from strategies._lib import NK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, put
 from strategies import expert as X
 from sim.core.lib import K_COVER, K_THROW_IN, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
@@ -39,25 +39,12 @@ def _base(obs, p):
 
 @njit(_nrt=False)
 def _k(obs, p):
-    b = _base(obs, p)
-    return (_v(b, p, 0), _v(b, p, 1), _v(b, p, 2), _v(b, p, 3), _v(b, p, 4), _v(b, p, 5), _v(b, p, 6), _v(b, p, 7),
-            _v(b, p, 8), _v(b, p, 9), _v(b, p, 10), _v(b, p, 11), _v(b, p, 12), _v(b, p, 13), _v(b, p, 14),
-            _v(b, p, 15), _v(b, p, 16), _v(b, p, 17), _v(b, p, 18), _v(b, p, 19), _v(b, p, 20), _v(b, p, 21),
-            _v(b, p, 22), _v(b, p, 23), _v(b, p, 24), _v(b, p, 25), _v(b, p, 26), _v(b, p, 27), _v(b, p, 28),
-            _v(b, p, 29), _v(b, p, 30), _v(b, p, 31), _v(b, p, 32), _v(b, p, 33), _v(b, p, 34),
-            _v(b, p, 35), _v(b, p, 36), _v(b, p, 37),
-            _v(b, p, 38), _v(b, p, 39), _v(b, p, 40), _v(b, p, 41),
-            _v(b, p, 42), _v(b, p, 43), _v(b, p, 44), _v(b, p, 45), _v(b, p, 46),
-            _v(b, p, 47), _v(b, p, 48), _v(b, p, 49), _v(b, p, 50),
-            _v(b, p, 51), _v(b, p, 52))  # NK = 53 (strategies/_lib.py)
-
-
-@njit(_nrt=False)
-def _v(b, p, j):
-    for i in range(7):
-        if p[2 * i] == j:
-            return p[2 * i + 1]
-    return b[j]
+    k = _base(obs, p)
+    for i in range(6, -1, -1):  # backwards: when two pairs name the same knob, the first one's value stays
+        j = p[2 * i]
+        if 0.0 <= j < NK and j == np.floor(j):  # -1 (unused), a fraction or past the last knob: no knob
+            k = put(k, np.int64(j), p[2 * i + 1])
+    return k
 
 
 @njit(_nrt=False)
