@@ -35,7 +35,7 @@ PARAMS = {
 }
 WHOLE_PARAMS = tuple(PARAMS)
 
-EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
+EXPERT = _expert.PLAYOUT  # expert's parameters: its tuned values, the endgame solver capped
 
 
 @njit(cache=True)

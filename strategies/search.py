@@ -53,7 +53,7 @@ PARAMS = {
 }
 WHOLE_PARAMS = tuple(PARAMS)
 
-EXPERT = np.full(16, -99.0)  # expert's parameters: -99 = its tuned values
+EXPERT = _expert.PLAYOUT  # expert's parameters: its tuned values, the endgame solver capped
 MAXC = 96
 
 
@@ -233,7 +233,7 @@ def evaluate(obs, cands, nc, samples, which, rng, tally):
     rec = np.zeros(F_SIZE, dtype=np.int64)
     trace = np.zeros((1, 4), dtype=np.int64)
     tn = np.zeros(1, dtype=np.int64)
-    pz = np.full(16, -99.0)
+    pz = EXPERT.copy()
     srng = np.zeros(1, dtype=np.uint64)
     done = 0
     for _ in range(samples):
