@@ -10,7 +10,7 @@ from sim.core.lib import O_N, O_RULES, O_SIZE
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL
 from sim.experiments import batch
 from strategies import _set_leads
-from strategies._lib import BASE, NK, knobs
+from strategies._lib import BASE, KNOB_NAMES, NK, knobs
 
 # strategy -> (its table: knobs changed from BASE, parameter name -> the knob it sets)
 SIMPLE = {
@@ -117,3 +117,19 @@ def test_xp_pairs_on_expert():
     assert KNOB_NAMES[17] == "COUNT_P" and KNOB_NAMES[51] == "ENDGAME_SOLVE"
     p[14] = 1  # old=1: expert's one table per family from before issue 14
     _same(xp._k(obs, p), knobs(X.K_POD, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
+
+
+def test_playout_caps_the_endgame_solver():
+    """expert.PLAYOUT (search's and rollout's imagined games) is expert's table with the exact endgame solver capped
+    at 1,000 nodes and 8 cards; at 2 and 3 players the caps lie above the tables, which stay as they are."""
+    X = _module("expert")
+    es, esc = KNOB_NAMES.index("ENDGAME_SOLVE"), KNOB_NAMES.index("ENDGAME_SOLVE_CARDS")
+    for n, table in ((2, X.K_POD2), (3, X.K_PODM), (4, X.K_POD_4), (5, X.K_POD_56), (6, X.K_POD_56)):
+        obs = np.zeros(O_SIZE, dtype=np.int64)
+        obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, n
+        want = knobs(table, ENDGAME_SOLVE=min(table[es], 1000.0), ENDGAME_SOLVE_CARDS=min(table[esc], 8.0))
+        _same(X._k(obs, X.PLAYOUT), want)
+        if n <= 3:
+            _same(X._k(obs, X.PLAYOUT), table)
+        else:
+            assert X._k(obs, X.PLAYOUT)[esc] == 8.0 < table[esc]
