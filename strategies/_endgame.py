@@ -303,6 +303,15 @@ def clear(tt):
         tt[i + 1] = 0
 
 
+@njit(_nrt=False, inline="always")
+def _done(tt, use, buf, fb):
+    """Frame fb is searched: keep a bout start's value in the table; its value for the frame above."""
+    v = buf[fb + BEST]
+    if use and buf[fb + PH] == LEAD:
+        _store(tt, buf, fb, v)
+    return -v if buf[fb + NEG] else v
+
+
 @njit(_nrt=False)
 def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt):
     """Alpha-beta from one node (window -1..1): its value for the attacker of that bout, or UNKNOWN. tt: the
@@ -334,11 +343,7 @@ def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt):
         if code == 1:
             if not _take(buf, fb, val):
                 continue
-        v = buf[fb + BEST]
-        if use and buf[fb + PH] == LEAD:
-            _store(tt, buf, fb, v)
-        if buf[fb + NEG]:
-            v = -v
+        v = _done(tt, use, buf, fb)
         while True:  # the frame is done: fold its value into its parents
             if sp == 0:
                 return v
@@ -346,11 +351,7 @@ def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt):
             fb = sp * FS
             if not _take(buf, fb, v):
                 break
-            v = buf[fb + BEST]
-            if use and buf[fb + PH] == LEAD:
-                _store(tt, buf, fb, v)
-            if buf[fb + NEG]:
-                v = -v
+            v = _done(tt, use, buf, fb)
 
 
 @njit(_nrt=False)

@@ -326,10 +326,8 @@ def _k(obs, p):
         b = K_P6 if n == 2 else (K_P6_M if n < 6 else K_P6_6)
     k = put_tuned(b, p, _PK)
     if p.shape[0] > 16:  # PLAYOUT's caps on the endgame solver (not a line-up parameter)
-        if k[ENDGAME_SOLVE] > p[16]:
-            k = put(k, ENDGAME_SOLVE, p[16])
-        if k[ENDGAME_SOLVE_CARDS] > p[17]:
-            k = put(k, ENDGAME_SOLVE_CARDS, p[17])
+        k = put(k, ENDGAME_SOLVE, min(k[ENDGAME_SOLVE], p[16]))
+        k = put(k, ENDGAME_SOLVE_CARDS, min(k[ENDGAME_SOLVE_CARDS], p[17]))
     return k
 
 
