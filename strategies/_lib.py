@@ -97,6 +97,10 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
 - ``TAKE_HIGH_ACTIVE``: the take-early rules (TAKE_HIGH_TALON & co.) also hold while at least this many players are
   still in, whatever the talon (99: never; at 6 players there is no talon, so TAKE_HIGH_TALON alone never holds).
 
+- ``SET_TRUMP_TALON``: simple durak, sets dumped (DUMP_*) and trumps kept out of leads (TRUMP_LEAD_TALON): when talon
+  <= this and the non-trumps make no set, let a trump pair up with a non-trump of its rank (the cheapest such set;
+  -1: off). Search led such sets where expert led a single (6-player prostoy_6).
+
 - ``ENDGAME_SOLVE``, ``ENDGAME_SOLVE_CARDS``: two players left, talon empty, plain podkidnoy (every card is known):
   when both hands together hold at most ENDGAME_SOLVE_CARDS cards, solve the rest of the deal exactly
   (``strategies/_endgame.py``: alpha-beta over the bouts, at most ENDGAME_SOLVE nodes per option; 0: off) and
@@ -137,13 +141,13 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROS
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
  ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON,
  TAKE_FIRST_RANK, TAKE_FIRST_ACTIVE, TAKE_FIRST_DISCARD, TAKE_FIRST_TABLE, ENDGAME_MANY_MAX, THROW_TRUMP_ACTIVE,
- TAKE_HIGH_ACTIVE, ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS) = range(53)
-NK = 53
+ TAKE_HIGH_ACTIVE, ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, SET_TRUMP_TALON) = range(54)
+NK = 54
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
         99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0, 0.0, 0.0)
+        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0, 0.0, 0.0, -1.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
@@ -154,7 +158,7 @@ KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", 
               "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON",
               "TAKE_FIRST_RANK", "TAKE_FIRST_ACTIVE", "TAKE_FIRST_DISCARD", "TAKE_FIRST_TABLE",
               "ENDGAME_MANY_MAX", "THROW_TRUMP_ACTIVE", "TAKE_HIGH_ACTIVE",
-              "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS")
+              "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS", "SET_TRUMP_TALON")
 
 
 def knobs(base=BASE, **changes):
@@ -536,6 +540,16 @@ def _plan_attack(obs, k):
             s = largest_set(obs, pool, hand, -1, tr)
             if s:
                 return s
+            if talon <= k[SET_TRUMP_TALON] and pool != hand:
+                # no set without trumps: let a trump pair up with a non-trump of its rank
+                mix = pool
+                for r in range(9):
+                    if pool & RANK_MASKS[r]:
+                        mix |= hand & RANK_MASKS[r]
+                if mix != pool:
+                    s = largest_set(obs, mix, hand, -1, tr)
+                    if s:
+                        return s
         if talon <= k[COUNT]:
             x = best_unbeatable(obs, pool, dfn, k[COUNT_P])
             if x >= 0:

@@ -190,6 +190,29 @@ against 8 cards / 200 nodes, one expert among greedy players, 12,000 deals, seed
 K_POD_56; on seed 29 (20,000 deals): +12.5 [+11.8, +13.2] at 4 players (8 / 200: +9.8), +10.4 [+9.8, +10.9] at
 5 (+8.8), +8.1 [+7.6, +8.6] at 6 (+7.0). It costs speed: expert in every seat, one thread, 4 / 6 players: about
 69,000 / 67,000 games/s -> 5,000 / 6,000 (12 / 1,000: 13,000 / 14,600). Three players (K_PODM) keep 8 / 200.
+
+The three 6-player cells still short of +10 (issue 14's third round; search in one seat among greedy players,
+``results/strength/multi/log_search.py``, then each habit it suggested as a knob, paired against expert, 30,000
+deals, seed 12, ``results/strength/multi/scan.py``). Search's own gain splits about evenly over the decision kinds
+(2,400 / 1,500 deals, seed 5): prostoy_5 attack +3.2, cover +2.1; podkidnoy attack +3.6, throw-in +3.3, cover +3.5.
+Its disagreements, read as blanket rules, all lost:
+- prostoy_5 (it led higher singles, higher fillers, kept high pairs, covered with higher cards, took rather than
+  cover with a trump): the cheapest filler of rank >= 8 / 10 / Q / A -0.5 / -0.9 / -1.0 / -0.4; no pair above a
+  jack / queen / king in a set -1.1 / -0.6 / -0.2; singles of rank >= 7 / 8 / 10 / Q -1.5 / -2.8 / -4.7 / -4.1;
+  cover a lone card with a plain card of rank >= 8 / 10 / Q -0.0 / -0.2 / -0.3; take rather than cover with a
+  trump while 5-6 players are in -1.0 to -3.9; every other knob of strategies/_lib.py within +-0.3 or worse
+  (TRUMP_LEAD_TALON 0-6 -3.7 to -4.3);
+- prostoy_6 (6 players, talon empty from the deal): the same fillers -0.9 to -1.6, higher singles -2.1 / -3.6;
+  sets that pair a trump with a non-trump of its rank when the non-trumps make none (``SET_TRUMP_TALON=0``): **+0.5
+  [+0.2, +0.8]** (seed 13: +0.6 [+0.3, +0.9]); kept in K_P6_6 (K_P6_M, whose trumps stay out of leads while the
+  talon is above 3, would use it only then: +0.9 at 4 players, -0.3 at 5, -4.2 at 3; left off);
+- podkidnoy (it led higher cards, and the seat two after the defender held back throw-ins while he covered, 29%
+  against 14% elsewhere): leads of rank >= 7 / 8 -4.3 / -6.5; that seat passing, or throwing in ranks up to
+  8 / 10 / Q / K only: -1.4 / -0.6 / -0.2 / -0.1 / +0.0; COUNT 0.5-0.9 -0.3 to -0.8; LEAD_OPEN 1-3 steps +0.1 to
+  +0.2 (within noise); LEAD_PAIR, PAIR_LEAD_TALON, ENDGAME_MANY, KEEP_ACE, COVER_TABLE_RANK, TRUMP_LEAD_TALON
+  within +-0.7 or worse.
+What search sees and a blanket rule does not is the position: which of its options the others can beat, who
+attacks next. A heuristic that reads that is a search of its own.
 """
 import numpy as np
 from numba import njit
@@ -238,7 +261,7 @@ K_P5_M = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=1
 K_P6_M = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
                TAKE_MAX_PICKUP=3, COUNT=-1, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
 K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, SET_TRUMP_TALON=0)
 K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
                THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8,
                COVER_OPEN_EXPECT=1, TAKE_OPEN=1.5, TAKE_OPEN_TALON=1,

@@ -111,7 +111,7 @@ def test_xp_pairs_on_expert():
     X = _module("expert")
     obs = np.zeros(O_SIZE, dtype=np.int64)
     obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, 2
-    pairs = [(17, 0.3), (-1, 5.0), (2.5, 7.0), (53, 1.0), (51, 40.0), (17, 0.8), (0, 3.0)]
+    pairs = [(17, 0.3), (-1, 5.0), (2.5, 7.0), (NK, 1.0), (51, 40.0), (17, 0.8), (0, 3.0)]
     p = _p([x for ij in pairs for x in ij])
     _same(xp._k(obs, p), knobs(X.K_POD2, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
     assert KNOB_NAMES[17] == "COUNT_P" and KNOB_NAMES[51] == "ENDGAME_SOLVE"
@@ -133,3 +133,32 @@ def test_playout_caps_the_endgame_solver():
             _same(X._k(obs, X.PLAYOUT), table)
         else:
             assert X._k(obs, X.PLAYOUT)[esc] == 8.0 < table[esc]
+
+
+def test_set_trump_talon_pairs_a_trump_with_a_non_trump_of_its_rank():
+    """prostoy_6 at 6 players (K_P6_6: trumps kept out of leads, sets dumped): the non-trumps 8C 9D JS KD AS make no
+    pair, so without the knob expert leads a single; with SET_TRUMP_TALON the trump 8H pairs with 8C and the cheapest
+    non-trump fills the triple. With a non-trump pair in hand the knob changes nothing."""
+    from sim.core import layout as L
+    from sim.core.cards import card_name
+    from sim.core.machine import Deal
+    from sim.experiments import hint as H
+    from strategies._lib import h_attack
+    from tests.test_seed_knobs import _position
+    X = _module("expert")
+
+    def lead(mine):
+        rest = [c for c in (r + s for s in "CDHS" for r in ("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
+                if c not in mine]
+        hands = [mine] + [rest[i:i + 6] for i in range(0, 30, 6)]
+        rules, ws = H.to_core("prostoy_6", {"teams": "none"}, _position(6, hands, trump="6H"))
+        assert int(ws[L.O_KIND]) == L.K_ATTACK and int(ws[L.O_ACTOR]) == 0
+        obs = Deal.from_state(rules, ws).observe(0)
+        return [sorted(card_name(c) for c in range(36) if (int(h_attack(obs, k)) >> c) & 1)
+                for k in (X.K_P6_6, knobs(X.K_P6_6, SET_TRUMP_TALON=-1))]
+
+    on, off = lead(["8C", "8H", "9D", "JS", "KD", "AS"])
+    assert X.K_P6_6[KNOB_NAMES.index("SET_TRUMP_TALON")] == 0
+    assert on == ["8C", "8H", "9D"] and off == ["8C"]
+    on, off = lead(["8C", "8H", "9D", "JS", "JD", "AS"])
+    assert on == off == ["8C", "JD", "JS"]  # a non-trump pair: the same set (cheapest pair, cheapest filler)
