@@ -204,7 +204,8 @@ Its disagreements, read as blanket rules, all lost:
   (TRUMP_LEAD_TALON 0-6 -3.7 to -4.3);
 - prostoy_6 (6 players, talon empty from the deal): the same fillers -0.9 to -1.6, higher singles -2.1 / -3.6;
   sets that pair a trump with a non-trump of its rank when the non-trumps make none (``SET_TRUMP_TALON=0``): **+0.5
-  [+0.2, +0.8]** (seed 13: +0.6 [+0.3, +0.9]); kept in K_P6_6 (K_P6_M, whose trumps stay out of leads while the
+  [+0.2, +0.8]** (seed 13: +0.6 [+0.3, +0.9]); kept in K_P6_6, where expert against greedy on seed 29 went from
+  +8.7 to +9.3 [+8.6, +10.0] (``habits.md``; still 0.7 short) (K_P6_M, whose trumps stay out of leads while the
   talon is above 3, would use it only then: +0.9 at 4 players, -0.3 at 5, -4.2 at 3; left off);
 - podkidnoy (it led higher cards, and the seat two after the defender held back throw-ins while he covered, 29%
   against 14% elsewhere): leads of rank >= 7 / 8 -4.3 / -6.5; that seat passing, or throwing in ranks up to

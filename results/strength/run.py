@@ -141,9 +141,11 @@ def render(out, a):
            "podkidnoy before its endgame solver reached 14 cards at 4-6 players; search's imagined games keep it at "
            "8).", "",
            "Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
-           "each of expert's habits is worth, where search disagrees with expert; `habits.py`) and `unfinished.md` "
+           "each of expert's habits is worth, where search disagrees with expert; `habits.py`), `unfinished.md` "
            "(unfinished deals per strategy, family and player count; `unfinished.py`; `unfinished_before.md` is the "
-           "same table before the cycle fix)."]
+           "same table before the cycle fix) and `multi/phases.md` (at 6 players, how much of search's edge over "
+           "expert comes while 4-6, 3 or 2 players are still in, and from which decision kind; `multi/phases.py`: "
+           "in podkidnoy +4.2 of +6.1 comes with three players left, beyond the two-player solver's reach)."]
     Path(a.out, "README.md").write_text("\n".join(md) + "\n")
 
 

@@ -23,7 +23,11 @@ XF = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)
 GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
 
 
-def play(family, n, deals, kinds, seed=5, samples=128, log=None, me_strat=None):
+def play(family, n, deals, kinds, seed=5, samples=128, log=None, me_strat=None, act=None, xparams=None):
+    """act: (fewest, most) players still in for search to decide (default ACT); xparams: expert's parameters
+    (default search's playout table, S.EXPERT; np.full(16, -99.0) for expert's own tables)."""
+    act = ACT if act is None else act
+    xp = S.EXPERT if xparams is None else xparams
     rules = R.resolve(family, n)
     params = np.zeros(16)
     params[:3] = (samples, 10, 1)
@@ -43,10 +47,10 @@ def play(family, n, deals, kinds, seed=5, samples=128, log=None, me_strat=None):
             if seat != me:
                 a = GF[kind](obs, legal, zero, rng)
             else:
-                e = XF[kind](obs, legal, S.EXPERT, rng)
+                e = XF[kind](obs, legal, xp, rng)
                 kn = L.KIND_NAMES[kind]
                 nact = n - popcount(int(obs[O_OUT]))
-                if kn in kinds and ACT[0] <= nact <= ACT[1]:
+                if kn in kinds and act[0] <= nact <= act[1]:
                     a = S.decide(obs, kind, legal, params, rng, e)
                 else:
                     a = e
