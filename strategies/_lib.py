@@ -101,6 +101,10 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
   <= this and the non-trumps make no set, let a trump pair up with a non-trump of its rank (the cheapest such set;
   -1: off). Search led such sets where expert led a single (6-player prostoy_6).
 
+- ``ROLLOUT_SAMPLES``: three players left, talon empty, plain podkidnoy: guess the few hidden cards this many times
+  and play every option out with greedy in every seat; take the best mean (``strategies/_rollout.py``; 0: off).
+  Applied by expert's wrappers (expert, xp), after the rest.
+
 - ``ENDGAME_SOLVE``, ``ENDGAME_SOLVE_CARDS``: two players left, talon empty, plain podkidnoy (every card is known):
   when both hands together hold at most ENDGAME_SOLVE_CARDS cards, solve the rest of the deal exactly
   (``strategies/_endgame.py``: alpha-beta over the bouts, at most ENDGAME_SOLVE nodes per option; 0: off) and
@@ -141,13 +145,13 @@ from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROS
  LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
  ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON,
  TAKE_FIRST_RANK, TAKE_FIRST_ACTIVE, TAKE_FIRST_DISCARD, TAKE_FIRST_TABLE, ENDGAME_MANY_MAX, THROW_TRUMP_ACTIVE,
- TAKE_HIGH_ACTIVE, ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, SET_TRUMP_TALON) = range(54)
-NK = 54
+ TAKE_HIGH_ACTIVE, ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, SET_TRUMP_TALON, ROLLOUT_SAMPLES) = range(55)
+NK = 55
 
 # greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
 BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
         99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0, 0.0, 0.0, -1.0)
+        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0, 0.0, 0.0, -1.0, 0.0)
 KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
               "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
               "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
@@ -158,7 +162,7 @@ KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", 
               "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON",
               "TAKE_FIRST_RANK", "TAKE_FIRST_ACTIVE", "TAKE_FIRST_DISCARD", "TAKE_FIRST_TABLE",
               "ENDGAME_MANY_MAX", "THROW_TRUMP_ACTIVE", "TAKE_HIGH_ACTIVE",
-              "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS", "SET_TRUMP_TALON")
+              "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS", "SET_TRUMP_TALON", "ROLLOUT_SAMPLES")
 
 
 def knobs(base=BASE, **changes):

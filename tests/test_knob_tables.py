@@ -119,18 +119,21 @@ def test_xp_pairs_on_expert():
     _same(xp._k(obs, p), knobs(X.K_POD, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
 
 
-def test_playout_caps_the_endgame_solver():
+def test_playout_caps_the_endgame_solver_and_turns_the_rollouts_off():
     """expert.PLAYOUT (search's and rollout's imagined games) is expert's table with the exact endgame solver capped
-    at 1,000 nodes and 8 cards; at 2 and 3 players the caps lie above the tables, which stay as they are."""
+    at 1,000 nodes and 8 cards (at 2 and 3 players the caps lie above the tables) and no three-player rollouts."""
     X = _module("expert")
     es, esc = KNOB_NAMES.index("ENDGAME_SOLVE"), KNOB_NAMES.index("ENDGAME_SOLVE_CARDS")
+    ro = KNOB_NAMES.index("ROLLOUT_SAMPLES")
     for n, table in ((2, X.K_POD2), (3, X.K_PODM), (4, X.K_POD_4), (5, X.K_POD_56), (6, X.K_POD_56)):
         obs = np.zeros(O_SIZE, dtype=np.int64)
         obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, n
-        want = knobs(table, ENDGAME_SOLVE=min(table[es], 1000.0), ENDGAME_SOLVE_CARDS=min(table[esc], 8.0))
+        want = knobs(table, ENDGAME_SOLVE=min(table[es], 1000.0), ENDGAME_SOLVE_CARDS=min(table[esc], 8.0),
+                     ROLLOUT_SAMPLES=0)
         _same(X._k(obs, X.PLAYOUT), want)
+        assert table[ro] == (0 if n == 2 else 2)
         if n <= 3:
-            _same(X._k(obs, X.PLAYOUT), table)
+            _same(X._k(obs, X.PLAYOUT), knobs(table, ROLLOUT_SAMPLES=0))
         else:
             assert X._k(obs, X.PLAYOUT)[esc] == 8.0 < table[esc]
 

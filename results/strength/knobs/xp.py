@@ -9,7 +9,7 @@ from numba import njit
 
 from strategies._lib import NK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, put
 from strategies import expert as X
-from sim.core.lib import K_COVER, K_THROW_IN, O_RULES
+from sim.core.lib import K_ATTACK, K_COVER, K_THROW_IN, O_HAND, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
 
 NAME = "xp"
@@ -50,19 +50,20 @@ def _k(obs, p):
 @njit(_nrt=False)
 def attack(obs, legal, params, rng):
     k = _k(obs, params)
-    return end_attack(obs, k, h_attack(obs, k))
+    return X.roll(obs, K_ATTACK, obs[O_HAND], k, end_attack(obs, k, h_attack(obs, k)), params, rng)
 
 
 @njit(_nrt=False)
 def cover(obs, legal, params, rng):
     k = _k(obs, params)
-    return end_answer(obs, legal, k, K_COVER, h_cover(obs, legal, k))
+    return X.roll(obs, K_COVER, legal, k, end_answer(obs, legal, k, K_COVER, h_cover(obs, legal, k)), params, rng)
 
 
 @njit(_nrt=False)
 def throw_in(obs, legal, params, rng):
     k = _k(obs, params)
-    return end_answer(obs, legal, k, K_THROW_IN, h_throw_in(obs, legal, k))
+    return X.roll(obs, K_THROW_IN, legal, k, end_answer(obs, legal, k, K_THROW_IN, h_throw_in(obs, legal, k)), params,
+                  rng)
 
 
 @njit(_nrt=False)

@@ -23,14 +23,14 @@ XF = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)
 GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
 
 
-def play(family, n, deals, kinds, seed=5, samples=128, log=None, me_strat=None, act=None, xparams=None):
+def play(family, n, deals, kinds, seed=5, samples=128, log=None, me_strat=None, act=None, xparams=None, which=1):
     """act: (fewest, most) players still in for search to decide (default ACT); xparams: expert's parameters
     (default search's playout table, S.EXPERT; np.full(16, -99.0) for expert's own tables)."""
     act = ACT if act is None else act
     xp = S.EXPERT if xparams is None else xparams
     rules = R.resolve(family, n)
     params = np.zeros(16)
-    params[:3] = (samples, 10, 1)
+    params[:3] = (samples, 10, which)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed * 7919 + 1)
     zero = np.zeros(16)

@@ -1,0 +1,147 @@
+"""Rollouts inside a heuristic: expert's three-player endgame (helper, not a strategy: the name starts with '_').
+
+With three players left and the talon empty in podkidnoy, little is hidden: at 6 players the seat to act cannot
+place 0-4 cards (a median of 2; the rest it holds, saw discarded or saw taken). A few guesses of those cards, and
+every option played out to the end with greedy in every seat, tell the options apart well: search deciding only
+there gains +4.2 points over expert at 6 players, with 128 guesses or with 4, with greedy's imagined games as with
+expert's (results/strength/multi/phases.md). ``ROLLOUT_SAMPLES`` (strategies/_lib.py) turns this on.
+
+Nothing allocates (the engine is compiled without NRT): the work arrays live on the caller's stack. Greedy plays the
+imagined games, so the rollout never calls itself. Deterministic: the guesses draw from the game's own `rng`.
+"""
+import numpy as np
+from numba import njit
+
+from sim.core.kernels import apply_any, sample_hidden
+from sim.core.layout import (
+    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND, OUT_ESCAPED, OUT_FOOL,
+    S_HANDS, S_LEGAL, STATE_SIZE,
+)
+from sim.core.lib import (
+    O_HAND, O_N, O_OUT, O_QUIET, O_RULES, O_SEAT, O_SIZE, O_TALON, RANK_MASKS, attack_ok, lowest, popcount,
+)
+from sim.core.rules import MODE_PODKIDNOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
+from strategies import greedy as _greedy
+from strategies._endgame import _stack_i64
+
+MAXC = 48  # options tried at most: a lead of any single or whole rank, a cover by any card or a take, ...
+QUIET_VARY = 12  # as strategies/_lib.py: a position going round is left to the varied play
+
+
+@njit(_nrt=False)
+def rollout_here(obs, samples):
+    """Three players in, talon empty, plain one-pack podkidnoy, the knob on."""
+    if samples <= 0 or obs[O_RULES + R_MODE] != MODE_PODKIDNOY or obs[O_TALON] != 0:
+        return False
+    if obs[O_RULES + R_VARIANT_ANY] != 0 or obs[O_RULES + R_TWO_PACKS] != 0 or obs[O_QUIET] >= QUIET_VARY:
+        return False
+    return obs[O_N] - popcount(obs[O_OUT]) == 3
+
+
+@njit(_nrt=False)
+def _add(cands, nc, a):
+    for j in range(nc):
+        if cands[j] == a:
+            return nc
+    if nc < MAXC:
+        cands[nc] = a
+        nc += 1
+    return nc
+
+
+@njit(_nrt=False)
+def _options(obs, kind, legal, first, cands):
+    """The options tried: `first` (the heuristic's answer) first; leads: every single, every whole rank held twice
+    or more; covers / throw-ins: take / pass and every legal card."""
+    nc = _add(cands, 0, first)
+    if kind == K_ATTACK:
+        hand = obs[O_HAND]
+        m = hand
+        while m:
+            c = lowest(m)
+            m &= m - 1
+            if attack_ok(obs, hand, np.int64(1) << c):
+                nc = _add(cands, nc, np.int64(1) << c)
+        for r in range(9):
+            s = hand & RANK_MASKS[r]
+            if popcount(s) >= 2 and attack_ok(obs, hand, s):
+                nc = _add(cands, nc, s)
+        return nc
+    nc = _add(cands, nc, np.int64(NO_CARD))
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        nc = _add(cands, nc, np.int64(c))
+    return nc
+
+
+@njit(_nrt=False)
+def _greedy_answer(kind, obs, legal, params, rng):
+    if kind == K_ATTACK:
+        return _greedy.attack(obs, legal, params, rng)
+    if kind == K_COVER:
+        return _greedy.cover(obs, legal, params, rng)
+    if kind == K_THROW_IN:
+        return _greedy.throw_in(obs, legal, params, rng)
+    if kind == K_TRANSFER:  # (not in podkidnoy)
+        return _greedy.transfer(obs, legal, params, rng)
+    return _greedy.exchange(obs, legal, params, rng)
+
+
+@njit(_nrt=False)
+def rollout_choice(obs, kind, legal, first, samples, params, rng):
+    """The option with the best mean outcome for this seat (+1 escaped, 0 drew or unfinished, -1 fool) over
+    `samples` guesses of the hidden cards, every option played out on the same guesses; `first` on ties."""
+    cands = _stack_i64(MAXC)
+    nc = _options(obs, kind, legal, first, cands)
+    if nc <= 1:
+        return first
+    score = _stack_i64(MAXC)
+    tried = _stack_i64(MAXC)
+    for j in range(nc):
+        score[j] = 0
+        tried[j] = 0
+    rv = _stack_i64(R_SIZE)
+    for i in range(R_SIZE):
+        rv[i] = obs[O_RULES + i]
+    base = _stack_i64(STATE_SIZE)
+    ws = _stack_i64(STATE_SIZE)
+    rec = _stack_i64(F_SIZE)
+    flat = _stack_i64(4)
+    trace = flat.reshape((1, 4))
+    tn = _stack_i64(1)
+    me = obs[O_SEAT]
+    for _ in range(samples):
+        if not sample_hidden(obs, rng, base):
+            continue
+        for j in range(nc):
+            for i in range(STATE_SIZE):
+                ws[i] = base[i]
+            for i in range(F_SIZE):
+                rec[i] = 0
+            tn[0] = 0
+            if not apply_any(rv, ws, rec, cands[j], trace, tn, False):
+                continue
+            ok = True
+            while ws[O_KIND] >= 0:  # greedy in every seat to the end
+                seat = ws[O_ACTOR]
+                ws[O_SEAT] = seat
+                ws[O_HAND] = ws[S_HANDS + seat]
+                a = _greedy_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], params, rng)
+                if not apply_any(rv, ws, rec, a, trace, tn, False):
+                    ok = False
+                    break
+            if not ok:
+                continue
+            tried[j] += 1
+            if rec[F_UNFINISHED] == 0:
+                o = rec[F_OUTCOME + me]
+                score[j] += 1 if o == OUT_ESCAPED else (-1 if o == OUT_FOOL else 0)
+    best = -1
+    bv = -2.0
+    for j in range(nc):
+        if tried[j] > 0 and score[j] / tried[j] > bv:
+            bv = score[j] / tried[j]
+            best = j
+    return first if best < 0 else cands[best]

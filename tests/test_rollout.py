@@ -1,0 +1,110 @@
+"""strategies/_rollout.py (expert's ROLLOUT_SAMPLES): with three players left in podkidnoy and the talon empty, the
+option whose imagined games (greedy in every seat) end best for the seat, checked against the same games played
+here through the Deal API, option by option, on real positions where nothing is hidden from the seat."""
+import numpy as np
+import pytest
+
+from sim.core import layout as L
+from sim.core import rules as R
+from sim.core.lib import O_N, O_OUT, O_TALON, RANK_MASKS
+from sim.core.machine import Deal
+from strategies import expert as X
+from strategies import greedy as G
+from strategies._lib import KNOB_NAMES, knobs, unseen
+from strategies._rollout import rollout_choice, rollout_here
+
+GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
+ZERO = np.zeros(16)
+
+
+def _greedy_to_end(d, me):
+    """Play d out with greedy in every seat; +1 / 0 / -1 for seat me (escaped, drew, fool)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    while not d.over:
+        seat, kind = d.to_act()
+        a = GF[kind](d.observe(seat), np.int64(d.ws[L.S_LEGAL]), ZERO, rng)
+        assert d.apply(int(a))
+    rec = d.result()
+    if rec[L.F_UNFINISHED]:
+        return 0
+    o = int(rec[L.F_OUTCOME + me])
+    return 1 if o == L.OUT_ESCAPED else (-1 if o == L.OUT_FOOL else 0)
+
+
+def _positions(n=6, want=24):
+    """Decisions of real 6-player podkidnoy deals (greedy playing) with three players in, the talon empty, more
+    than one option and every card placed for the seat to act (nothing hidden: a rollout's guesses are exact)."""
+    rules = R.resolve("podkidnoy", n)
+    rng = np.zeros(1, dtype=np.uint64)
+    out = []
+    for i in range(400):
+        d = Deal(rules, 7, i)
+        while not d.over and len(out) < want:
+            seat, kind = d.to_act()
+            obs = d.observe(seat)
+            if (kind in (L.K_ATTACK, L.K_COVER, L.K_THROW_IN) and obs[O_TALON] == 0
+                    and obs[O_N] - bin(int(obs[O_OUT])).count("1") == 3 and unseen(obs) == 0
+                    and len(d.legal_options()) > 1):
+                out.append((rules, Deal.from_state(rules, d.ws), seat, kind))
+                break
+            assert d.apply(int(GF[kind](obs, np.int64(d.ws[L.S_LEGAL]), ZERO, rng)))
+        if len(out) >= want:
+            break
+    return out
+
+
+def _options(d, kind, first):
+    """The options the rollout tries (its docstring): leads of any single or any whole rank held twice or more;
+    any legal cover / throw-in card, take / pass."""
+    legal = d.legal_options()
+    if kind != L.K_ATTACK:
+        return legal
+    hand = int(d.ws[L.S_HANDS + d.to_act()[0]])
+    mine = {1 << c for c in range(36) if (hand >> c) & 1} | {hand & int(m) for m in RANK_MASKS}
+    return {a for a in mine if a in legal} | {first}
+
+
+POSITIONS = _positions()
+
+
+def test_positions_were_found():
+    assert len(POSITIONS) >= 20
+    assert {k for *_, k in POSITIONS} >= {L.K_ATTACK, L.K_COVER, L.K_THROW_IN}
+
+
+@pytest.mark.parametrize("i", range(len(POSITIONS)))
+def test_rollout_picks_an_option_whose_greedy_game_ends_best(i):
+    rules, d, seat, kind = POSITIONS[i]
+    obs = d.observe(seat)
+    legal = int(obs[L.O_HAND]) if kind == L.K_ATTACK else int(d.ws[L.S_LEGAL])
+    first = int(GF[kind](obs, np.int64(d.ws[L.S_LEGAL]), ZERO, np.zeros(1, dtype=np.uint64)))
+    assert rollout_here(obs, 2.0)
+    value = {}
+    for a in _options(d, kind, first):
+        e = Deal.from_state(rules, d.ws)
+        assert e.apply(int(a))
+        value[a] = _greedy_to_end(e, seat)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = 12345
+    pick = int(rollout_choice(obs, kind, np.int64(legal), np.int64(first), 2, ZERO, rng))
+    assert pick in value
+    assert value[pick] == max(value.values()), (pick, first, value)
+    if value[first] == max(value.values()):
+        assert pick == first  # ties go to the heuristic's own answer
+
+
+def test_rollout_is_off_where_it_does_not_belong_and_in_search_playouts():
+    rules, d, seat, kind = POSITIONS[0]
+    obs = d.observe(seat)
+    assert not rollout_here(obs, 0.0)
+    for n, table in ((3, X.K_PODM), (4, X.K_POD_4), (6, X.K_POD_56)):
+        assert table[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 2
+        o = np.zeros(L.O_SIZE, dtype=np.int64)
+        o[:] = obs
+        o[L.O_N] = n
+        assert X._k(o, X.PLAYOUT)[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0  # search's imagined games: off
+    assert X.K_POD2[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0 and X.K_PER_56[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0
+    two = obs.copy()
+    two[L.O_TALON] = 1
+    assert not rollout_here(two, 2.0)  # a talon left: too much hidden
+    assert knobs(ROLLOUT_SAMPLES=2)[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 2
