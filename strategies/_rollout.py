@@ -1,4 +1,4 @@
-"""Rollouts inside a heuristic: expert's three-player endgame (helper, not a strategy: the name starts with '_').
+"""Rollouts inside a heuristic: expert's endgame of two or three (helper, not a strategy: the name starts with '_').
 
 With three players left and the talon empty in podkidnoy, little is hidden: at 6 players the seat to act cannot
 place 0-4 cards (a median of 2; the rest it holds, saw discarded or saw taken). A few guesses of those cards, and
@@ -20,22 +20,26 @@ from sim.core.layout import (
 from sim.core.lib import (
     O_HAND, O_N, O_OUT, O_QUIET, O_RULES, O_SEAT, O_SIZE, O_TALON, RANK_MASKS, attack_ok, lowest, popcount,
 )
-from sim.core.rules import MODE_PODKIDNOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
+from sim.core.rules import MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
 from strategies import greedy as _greedy
 from strategies._endgame import _stack_i64
+from strategies._lib import unseen
 
 MAXC = 48  # options tried at most: a lead of any single or whole rank, a cover by any card or a take, ...
 QUIET_VARY = 12  # as strategies/_lib.py: a position going round is left to the varied play
 
 
 @njit(_nrt=False)
-def rollout_here(obs, samples):
-    """Three players in, talon empty, plain one-pack podkidnoy, the knob on."""
-    if samples <= 0 or obs[O_RULES + R_MODE] != MODE_PODKIDNOY or obs[O_TALON] != 0:
+def rollout_here(obs, samples, most):
+    """The knob on, talon empty, one pack, no §6 variant, at most `most` players in (at least three in podkidnoy:
+    two are the exact solver's)."""
+    mode = obs[O_RULES + R_MODE]
+    if samples <= 0 or mode == MODE_PEREVODNOY or obs[O_TALON] != 0:
         return False
     if obs[O_RULES + R_VARIANT_ANY] != 0 or obs[O_RULES + R_TWO_PACKS] != 0 or obs[O_QUIET] >= QUIET_VARY:
         return False
-    return obs[O_N] - popcount(obs[O_OUT]) == 3
+    active = obs[O_N] - popcount(obs[O_OUT])
+    return (3 if mode != MODE_PROSTOY else 2) <= active <= most
 
 
 @njit(_nrt=False)
@@ -49,10 +53,21 @@ def _add(cands, nc, a):
     return nc
 
 
+@njit(_nrt=False, inline="always")
+def _pair(hand, r):
+    """The two lowest cards of rank r in hand (0 if fewer than two)."""
+    s = hand & RANK_MASKS[r]
+    if popcount(s) < 2:
+        return np.int64(0)
+    p = np.int64(1) << lowest(s)
+    return p | (np.int64(1) << lowest(s & ~p))
+
+
 @njit(_nrt=False)
 def _options(obs, kind, legal, first, cands):
-    """The options tried: `first` (the heuristic's answer) first; leads: every single, every whole rank held twice
-    or more; covers / throw-ins: take / pass and every legal card."""
+    """The options tried: `first` (the heuristic's answer) first; leads: every single, then in podkidnoy every whole
+    rank held twice or more, in simple durak every pair (the two lowest of a rank) with any one card and every two
+    pairs with any one card; covers / throw-ins: take / pass and every legal card."""
     nc = _add(cands, 0, first)
     if kind == K_ATTACK:
         hand = obs[O_HAND]
@@ -62,10 +77,27 @@ def _options(obs, kind, legal, first, cands):
             m &= m - 1
             if attack_ok(obs, hand, np.int64(1) << c):
                 nc = _add(cands, nc, np.int64(1) << c)
+        if obs[O_RULES + R_MODE] != MODE_PROSTOY:
+            for r in range(9):
+                s = hand & RANK_MASKS[r]
+                if popcount(s) >= 2 and attack_ok(obs, hand, s):
+                    nc = _add(cands, nc, s)
+            return nc
         for r in range(9):
-            s = hand & RANK_MASKS[r]
-            if popcount(s) >= 2 and attack_ok(obs, hand, s):
-                nc = _add(cands, nc, s)
+            p = _pair(hand, r)
+            if p == 0:
+                continue
+            for r2 in range(r, 9):
+                q = np.int64(0) if r2 == r else _pair(hand, r2)
+                if r2 != r and q == 0:
+                    continue
+                rest = hand & ~p & ~q
+                while rest:
+                    c = lowest(rest)
+                    rest &= rest - 1
+                    a = p | q | (np.int64(1) << c)
+                    if attack_ok(obs, hand, a):
+                        nc = _add(cands, nc, a)
         return nc
     nc = _add(cands, nc, np.int64(NO_CARD))
     m = legal
@@ -112,6 +144,8 @@ def rollout_choice(obs, kind, legal, first, samples, params, rng):
     trace = flat.reshape((1, 4))
     tn = _stack_i64(1)
     me = obs[O_SEAT]
+    if unseen(obs) == 0:
+        samples = 1  # nothing hidden: every guess is the same deal, and greedy's games are deterministic
     for _ in range(samples):
         if not sample_hidden(obs, rng, base):
             continue

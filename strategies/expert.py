@@ -234,7 +234,7 @@ import numpy as np
 from numba import njit
 
 from strategies._lib import KNOB_NAMES, SWAP_MAX_RANK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_swap, h_throw_in, h_transfer, knobs, put, put_tuned
-from strategies._lib import ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, ROLLOUT_SAMPLES
+from strategies._lib import ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, ROLLOUT_ACTIVE, ROLLOUT_SAMPLES
 from strategies._rollout import rollout_choice, rollout_here
 from sim.core.lib import K_ATTACK, K_COVER, K_THROW_IN, O_HAND, O_N, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
@@ -247,9 +247,10 @@ VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, t
 # tuned per family (partial defence = the prostoy_5 tables, take-all = the prostoy_6 tables); K_POD and K_PER are the
 # throw-in tables from before issue 14 (the base of K_POD2 / K_PODM, K_PER2 / K_PERM; results/strength/habits.py)
 K_P5 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=10, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
-             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)  # before issue 14 too
+K_P5_2 = knobs(K_P5, ROLLOUT_SAMPLES=2)  # two players (issue 14, third round: the endgame's imagined games)
 K_P6 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=99, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
-             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
 K_P6_OLD = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
                  TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)  # before issue 14
 K_POD = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=4,
@@ -268,17 +269,19 @@ K_PER2 = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICK
 # three or more players (issue 14: one round of coordinate search against greedy at 3 / 5 / 6 players, 24,000
 # deals a candidate, paired): trumps leave a simple-durak lead only when nothing else is left, ...
 K_P5_3 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=5, TAKE_HIGH_TALON=99, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, KEEP_ACE=1)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, KEEP_ACE=1,
+               ROLLOUT_SAMPLES=2)
 K_P5_5 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=5, HIGH_RANK=9, HIGH_TRUMP_RANK=0,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
 K_P5_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=10, HIGH_RANK=7, HIGH_TRUMP_RANK=0,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
 K_P5_M = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=10, HIGH_RANK=7, HIGH_TRUMP_RANK=0,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
 K_P6_M = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
-               TAKE_MAX_PICKUP=3, COUNT=-1, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)
+               TAKE_MAX_PICKUP=3, COUNT=-1, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
 K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, SET_TRUMP_TALON=0)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, SET_TRUMP_TALON=0,
+               ROLLOUT_SAMPLES=2)
 K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
                THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8,
                COVER_OPEN_EXPECT=1, TAKE_OPEN=1.5, TAKE_OPEN_TALON=1,
@@ -343,7 +346,7 @@ _P = (
 PARAMS = {name: (TUNED, float(lo), float(hi), doc + " (left out or -99: the value tuned for the family)")
           for name, _, lo, hi, doc in _P}
 WHOLE_PARAMS = tuple(name for name, *_ in _P if name != "count_p")
-_TABLES = {"prostoy_5": K_P5, "prostoy_6": K_P6, "podkidnoy": K_POD2, "perevodnoy": K_PER2}
+_TABLES = {"prostoy_5": K_P5_2, "prostoy_6": K_P6, "podkidnoy": K_POD2, "perevodnoy": K_PER2}
 # what "the tuned value" is in each family with two players (shown by `durak strategies`; 3+ players use the
 # K_*_3 / K_*_M tables above, chosen by the player count in _k)
 FAMILY_DEFAULTS = {fam: {name: t[KNOB_NAMES.index(knob)] for name, knob, *_ in _P} for fam, t in _TABLES.items()}
@@ -362,7 +365,7 @@ def _k(obs, p):
     elif mode == MODE_PODKIDNOY:
         b = K_POD2 if n == 2 else (K_PODM if n == 3 else (K_POD_4 if n == 4 else K_POD_56))
     elif obs[O_RULES + R_PARTIAL]:
-        b = K_P5 if n == 2 else (K_P5_3 if n == 3 else (K_P5_M if n == 4 else (K_P5_5 if n == 5 else K_P5_6)))
+        b = K_P5_2 if n == 2 else (K_P5_3 if n == 3 else (K_P5_M if n == 4 else (K_P5_5 if n == 5 else K_P5_6)))
     else:
         b = K_P6 if n == 2 else (K_P6_M if n < 6 else K_P6_6)
     k = put_tuned(b, p, _PK)
@@ -376,7 +379,7 @@ def _k(obs, p):
 @njit(_nrt=False)
 def roll(obs, kind, legal, k, first, params, rng):
     """`first`, or with three players left the option greedy's imagined games rate best (ROLLOUT_SAMPLES)."""
-    if legal == 0 or not rollout_here(obs, k[ROLLOUT_SAMPLES]):
+    if legal == 0 or not rollout_here(obs, k[ROLLOUT_SAMPLES], k[ROLLOUT_ACTIVE]):
         return first
     return rollout_choice(obs, kind, legal, first, np.int64(k[ROLLOUT_SAMPLES]), params, rng)
 

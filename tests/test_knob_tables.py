@@ -84,7 +84,7 @@ def test_expert_tables_and_tuned_params():
     tables = {
         (MODE_PODKIDNOY, 0): {2: X.K_POD2, 3: X.K_PODM, 4: X.K_POD_4, 5: X.K_POD_56, 6: X.K_POD_56},
         (MODE_PEREVODNOY, 0): {2: X.K_PER2, 3: X.K_PERM, 4: X.K_PER_4, 5: X.K_PER_56, 6: X.K_PER_56},
-        (MODE_PROSTOY, 1): {2: X.K_P5, 3: X.K_P5_3, 4: X.K_P5_M, 5: X.K_P5_5, 6: X.K_P5_6},
+        (MODE_PROSTOY, 1): {2: X.K_P5_2, 3: X.K_P5_3, 4: X.K_P5_M, 5: X.K_P5_5, 6: X.K_P5_6},
         (MODE_PROSTOY, 0): {2: X.K_P6, 3: X.K_P6_M, 4: X.K_P6_M, 5: X.K_P6_M, 6: X.K_P6_6},
     }
     to_knob = {name: knob for name, knob, *_ in X._P}

@@ -1,6 +1,7 @@
-"""strategies/_rollout.py (expert's ROLLOUT_SAMPLES): with three players left in podkidnoy and the talon empty, the
+"""strategies/_rollout.py (expert's ROLLOUT_SAMPLES): with few players left and the talon empty, the
 option whose imagined games (greedy in every seat) end best for the seat, checked against the same games played
-here through the Deal API, option by option, on real positions where nothing is hidden from the seat."""
+here through the Deal API, option by option, on real positions where nothing is hidden from the seat
+(podkidnoy with three players in, simple durak with two or three)."""
 import numpy as np
 import pytest
 
@@ -31,19 +32,21 @@ def _greedy_to_end(d, me):
     return 1 if o == L.OUT_ESCAPED else (-1 if o == L.OUT_FOOL else 0)
 
 
-def _positions(n=6, want=24):
-    """Decisions of real 6-player podkidnoy deals (greedy playing) with three players in, the talon empty, more
-    than one option and every card placed for the seat to act (nothing hidden: a rollout's guesses are exact)."""
-    rules = R.resolve("podkidnoy", n)
+def _positions(family, n, want):
+    """Decisions of real deals (greedy playing) where the rollout plays (podkidnoy: three players in; simple durak:
+    two or three), the talon empty, more than one option and every card placed for the seat to act (nothing
+    hidden: a rollout's guesses are exact)."""
+    rules = R.resolve(family, n)
     rng = np.zeros(1, dtype=np.uint64)
     out = []
+    fewest = 3 if family == "podkidnoy" else 2
     for i in range(400):
         d = Deal(rules, 7, i)
         while not d.over and len(out) < want:
             seat, kind = d.to_act()
             obs = d.observe(seat)
             if (kind in (L.K_ATTACK, L.K_COVER, L.K_THROW_IN) and obs[O_TALON] == 0
-                    and obs[O_N] - bin(int(obs[O_OUT])).count("1") == 3 and unseen(obs) == 0
+                    and fewest <= obs[O_N] - bin(int(obs[O_OUT])).count("1") <= 3 and unseen(obs) == 0
                     and len(d.legal_options()) > 1):
                 out.append((rules, Deal.from_state(rules, d.ws), seat, kind))
                 break
@@ -54,22 +57,33 @@ def _positions(n=6, want=24):
 
 
 def _options(d, kind, first):
-    """The options the rollout tries (its docstring): leads of any single or any whole rank held twice or more;
-    any legal cover / throw-in card, take / pass."""
+    """The options the rollout tries (its docstring): leads of any single, and in podkidnoy any whole rank held
+    twice or more, in simple durak any pair (the two lowest of a rank) or two pairs with any one card; any legal
+    cover / throw-in card, take / pass."""
     legal = d.legal_options()
     if kind != L.K_ATTACK:
         return legal
     hand = int(d.ws[L.S_HANDS + d.to_act()[0]])
-    mine = {1 << c for c in range(36) if (hand >> c) & 1} | {hand & int(m) for m in RANK_MASKS}
+    cards = [c for c in range(36) if (hand >> c) & 1]
+    mine = {1 << c for c in cards}
+    if d.rules.family == "podkidnoy":
+        mine |= {hand & int(m) for m in RANK_MASKS}
+    else:
+        ranks = [[c for c in cards if c >> 2 == r] for r in range(9)]
+        pairs = [(1 << x[0]) | (1 << x[1]) for x in ranks if len(x) >= 2]
+        groups = [p for p in pairs] + [p | q for i, p in enumerate(pairs) for q in pairs[i + 1:]]
+        mine |= {g | (1 << c) for g in groups for c in cards if not (g >> c) & 1}
     return {a for a in mine if a in legal} | {first}
 
 
-POSITIONS = _positions()
+POSITIONS = _positions("podkidnoy", 6, 24) + _positions("prostoy_5", 6, 8) + _positions("prostoy_6", 6, 8) \
+    + _positions("prostoy_5", 2, 6)
 
 
 def test_positions_were_found():
-    assert len(POSITIONS) >= 20
+    assert len(POSITIONS) >= 40
     assert {k for *_, k in POSITIONS} >= {L.K_ATTACK, L.K_COVER, L.K_THROW_IN}
+    assert {r.family for r, *_ in POSITIONS} == {"podkidnoy", "prostoy_5", "prostoy_6"}
 
 
 @pytest.mark.parametrize("i", range(len(POSITIONS)))
@@ -78,7 +92,7 @@ def test_rollout_picks_an_option_whose_greedy_game_ends_best(i):
     obs = d.observe(seat)
     legal = int(obs[L.O_HAND]) if kind == L.K_ATTACK else int(d.ws[L.S_LEGAL])
     first = int(GF[kind](obs, np.int64(d.ws[L.S_LEGAL]), ZERO, np.zeros(1, dtype=np.uint64)))
-    assert rollout_here(obs, 2.0)
+    assert rollout_here(obs, 2.0, 3.0)
     value = {}
     for a in _options(d, kind, first):
         e = Deal.from_state(rules, d.ws)
@@ -96,7 +110,7 @@ def test_rollout_picks_an_option_whose_greedy_game_ends_best(i):
 def test_rollout_is_off_where_it_does_not_belong_and_in_search_playouts():
     rules, d, seat, kind = POSITIONS[0]
     obs = d.observe(seat)
-    assert not rollout_here(obs, 0.0)
+    assert not rollout_here(obs, 0.0, 3.0)
     for n, table in ((3, X.K_PODM), (4, X.K_POD_4), (6, X.K_POD_56)):
         assert table[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 2
         o = np.zeros(L.O_SIZE, dtype=np.int64)
@@ -106,5 +120,5 @@ def test_rollout_is_off_where_it_does_not_belong_and_in_search_playouts():
     assert X.K_POD2[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0 and X.K_PER_56[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0
     two = obs.copy()
     two[L.O_TALON] = 1
-    assert not rollout_here(two, 2.0)  # a talon left: too much hidden
+    assert not rollout_here(two, 2.0, 3.0)  # a talon left: too much hidden
     assert knobs(ROLLOUT_SAMPLES=2)[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 2

@@ -177,7 +177,7 @@ def test_strategies_lists_each_familys_default():
     # expert's two-player tables (strategies/expert.py) are what `durak strategies` shows per family
     from strategies import expert as E
     j = E.KNOB_NAMES.index("TAKE_HIGH_TALON")
-    want = {"prostoy_5": E.K_P5[j], "prostoy_6": E.K_P6[j], "podkidnoy": E.K_POD2[j], "perevodnoy": E.K_PER2[j]}
+    want = {"prostoy_5": E.K_P5_2[j], "prostoy_6": E.K_P6[j], "podkidnoy": E.K_POD2[j], "perevodnoy": E.K_PER2[j]}
     shown = ", ".join(f"{f} {v:g}" for f, v in want.items())
     assert f"take_high_talon  default by family: {shown}  [0, 99]" in out
     assert "keep_pair_talon=99  [0, 99]" in out and "take_high_attack=99  [0, 99]" in out

@@ -40,7 +40,7 @@ def table(fam, n):
     if fam == "perevodnoy":
         return X.K_PER2 if n == 2 else (X.K_PERM if n == 3 else (X.K_PER_4 if n == 4 else X.K_PER_56))
     if fam == "prostoy_5":
-        return X.K_P5 if n == 2 else (X.K_P5_3 if n == 3 else (X.K_P5_M if n == 4 else (X.K_P5_5 if n == 5 else X.K_P5_6)))
+        return X.K_P5_2 if n == 2 else (X.K_P5_3 if n == 3 else (X.K_P5_M if n == 4 else (X.K_P5_5 if n == 5 else X.K_P5_6)))
     return X.K_P6 if n == 2 else (X.K_P6_M if n < 6 else X.K_P6_6)
 
 
