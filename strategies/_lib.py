@@ -101,9 +101,11 @@ Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw)
   <= this and the non-trumps make no set, let a trump pair up with a non-trump of its rank (the cheapest such set;
   -1: off). Search led such sets where expert led a single (6-player prostoy_6).
 
-- ``ROLLOUT_SAMPLES``: three players left, talon empty, plain podkidnoy: guess the few hidden cards this many times
-  and play every option out with greedy in every seat; take the best mean (``strategies/_rollout.py``; 0: off).
-  Applied by expert's wrappers (expert, xp), after the rest.
+- ``ROLLOUT_SAMPLES``, ``ROLLOUT_ACTIVE``: talon empty, one pack, no §6 variant, at most ROLLOUT_ACTIVE players in
+  (podkidnoy: at least three, two being ENDGAME_SOLVE's; simple durak: at least two; not perevodnoy): guess the
+  few hidden cards this many times (once when nothing is hidden), play every option out with greedy in every seat
+  and take the best mean (``strategies/_rollout.py``; 0: off). Applied by expert's wrappers (expert, xp), after the
+  rest; expert.PLAYOUT turns it off in search's imagined games.
 
 - ``ENDGAME_SOLVE``, ``ENDGAME_SOLVE_CARDS``: two players left, talon empty, plain podkidnoy (every card is known):
   when both hands together hold at most ENDGAME_SOLVE_CARDS cards, solve the rest of the deal exactly

@@ -1,10 +1,11 @@
 """Rollouts inside a heuristic: expert's endgame of two or three (helper, not a strategy: the name starts with '_').
 
-With three players left and the talon empty in podkidnoy, little is hidden: at 6 players the seat to act cannot
-place 0-4 cards (a median of 2; the rest it holds, saw discarded or saw taken). A few guesses of those cards, and
-every option played out to the end with greedy in every seat, tell the options apart well: search deciding only
-there gains +4.2 points over expert at 6 players, with 128 guesses or with 4, with greedy's imagined games as with
-expert's (results/strength/multi/phases.md). ``ROLLOUT_SAMPLES`` (strategies/_lib.py) turns this on.
+With the talon empty and three players left in podkidnoy (two or three in simple durak), little is hidden: at 6
+players the seat to act cannot place 0-4 cards (a median of 2; the rest it holds, saw discarded or saw taken). A
+few guesses of those cards, and every option played out to the end with greedy in every seat, tell the options
+apart well: search deciding only there gains +4.2 points over expert in 6-player podkidnoy, with 128 guesses or
+with 4, with greedy's imagined games as with expert's (results/strength/multi/phases.md). ``ROLLOUT_SAMPLES`` and
+``ROLLOUT_ACTIVE`` (strategies/_lib.py) turn it on; strategies/expert.py has what it is worth.
 
 Nothing allocates (the engine is compiled without NRT): the work arrays live on the caller's stack. Greedy plays the
 imagined games, so the rollout never calls itself. Deterministic: the guesses draw from the game's own `rng`.

@@ -220,15 +220,26 @@ at 6 players by the players still in: in podkidnoy +6.1 [+4.5, +7.8] over expert
 while three are left (talon empty), +0.8 with two. There little is hidden (0-4 cards at 6 players, a median of 2),
 and search deciding only there gained as much with 4 guesses as with 128, and with greedy's imagined games as with
 expert's (+4.2 [+3.2, +5.3]; 1 guess, expert's games: +3.7). ``ROLLOUT_SAMPLES`` (``strategies/_rollout.py``) does
-that inside expert: three players in, talon empty, plain podkidnoy: that many guesses of the hidden cards, every
-option (any single or whole rank as a lead, take / pass or any card otherwise) played out by greedy in every seat,
-the best mean outcome played (expert's own answer on ties), on stack buffers, no allocation. Paired against
-expert without it (one expert among greedy players, 30,000 deals, seed 12), 1 / 2 / 4 guesses: 6 players +4.1 /
-+4.3 / +4.4; 5 players 2 / 4: +5.1 / +5.2; 4 players +6.6 / +6.9; 3 players +13.7 / +14.8. Kept 2 in K_PODM (so
-K_POD_4, K_POD_56). Speed, expert in every seat, one thread, 0 / 2 / 4 guesses: 3 players 47,000 / 7,100 / 3,900
-games/s, 4 players 5,600 / 4,100 / 3,400, 6 players 6,700 / 3,900 / 3,000. Search's imagined games (PLAYOUT) and
-rollout's leave it off. In simple durak the same search helps little (all phases, 4 guesses, greedy's games:
-prostoy_5 +1.0 [-0.2, +2.2], prostoy_6 +0.6 [-1.0, +2.3]; expert's games +1.2 / -1.8): not used there.
+that inside expert: talon empty, three players in (podkidnoy; two are the exact solver's) or two or three (simple
+durak): that many guesses of the hidden cards (one when nothing is hidden), every option (any single or whole rank
+as a lead, in simple durak any pair or two pairs with one card; take / pass or any card otherwise) played out by
+greedy in every seat, the best mean outcome played (expert's own answer on ties), on stack buffers, no allocation.
+Paired against expert without it (one expert among greedy players, 30,000 deals, seed 12), 2 / 4 guesses:
+
+- podkidnoy at 3 / 4 / 5 / 6 players: +13.7 / +6.6 / +5.1 / +4.3 (4 guesses +14.8 / +6.9 / +5.2 / +4.4; 1 guess
+  at 6: +4.1);
+- prostoy_5 at 2 / 3 / 4 / 5 / 6: +11.4 / +3.1 / +1.9 / +1.6 / +1.9 (4: +11.4 / +3.9 / +1.9 / +1.7 / +1.9);
+- prostoy_6 at 2 / 3 / 4 / 5 / 6: +9.4 / +1.6 / +1.4 / +1.8 / +1.8 (4: +9.4 / +2.1 / +1.4 / +1.9 / +1.9).
+
+Kept 2 in every podkidnoy table from three players on and every simple-durak table (K_P5_2 is K_P5 with it: K_P5
+stays the table from before issue 14). Not in perevodnoy (transfers are not among its options; it met +10 without).
+Tried and dropped at 6-player prostoy_5: rollouts with 4 / 5 / 6 players in (``ROLLOUT_ACTIVE``) +0.0 / +0.1 /
+-0.5; 8 guesses +0.1; the knob heuristic's own play (expert without solver and rollouts) in the imagined games
+instead of greedy's: -0.2 (-0.1 with 4 guesses); with a talon of up to 2 / 6 cards left: +0.0. Speed, expert in
+every seat, one thread, before / after: podkidnoy 3 players 47,000 / 7,100 games/s, 4 players 5,600 / 4,100,
+6 players 6,700 / 3,900; prostoy_5 2 / 3 / 6 players 74,000 / 40,000, 136,000 / 19,000, 110,000 / 44,000;
+prostoy_6 2 / 6 players 123,000 / 18,000, 116,000 / 17,000. Search's and rollout's imagined games (PLAYOUT)
+leave the rollouts off: their speed is unchanged.
 """
 import numpy as np
 from numba import njit
@@ -378,7 +389,7 @@ def _k(obs, p):
 
 @njit(_nrt=False)
 def roll(obs, kind, legal, k, first, params, rng):
-    """`first`, or with three players left the option greedy's imagined games rate best (ROLLOUT_SAMPLES)."""
+    """`first`, or where the rollouts play (ROLLOUT_SAMPLES) the option greedy's imagined games rate best."""
     if legal == 0 or not rollout_here(obs, k[ROLLOUT_SAMPLES], k[ROLLOUT_ACTIVE]):
         return first
     return rollout_choice(obs, kind, legal, first, np.int64(k[ROLLOUT_SAMPLES]), params, rng)

@@ -137,9 +137,10 @@ def render(out, a):
            "two-player endgame, +30 against greedy in 2-player podkidnoy) the playout=0 rows sit at or below expert; "
            "search against greedy in 2-player podkidnoy was +59 with the old expert, +31 with the first stronger "
            "one and +44.5 now. The many-player table shows one search among greedy players: expert in the same "
-           "line-ups (`habits.md`, seed 29) gets +12.5 / +8.1 / +11.0 / +7.5 in those four cells (+9.8 / +7.0 in "
-           "podkidnoy before its endgame solver reached 14 cards at 4-6 players; search's imagined games keep it at "
-           "8).", "",
+           "line-ups (`habits.md`, seed 29) gets +18.8 / +12.7 / +11.0 / +9.5 in those four cells since it plays its "
+           "endgames of two or three by greedy's imagined games (`strategies/_rollout.py`; before: +12.5 / +8.1 / "
+           "+11.0 / +7.5). Search's own imagined games keep expert without those rollouts and with its endgame "
+           "solver at 8 cards, so search's figures here are unchanged.", "",
            "Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
            "each of expert's habits is worth, where search disagrees with expert; `habits.py`), `unfinished.md` "
            "(unfinished deals per strategy, family and player count; `unfinished.py`; `unfinished_before.md` is the "
