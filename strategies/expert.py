@@ -367,7 +367,7 @@ FAMILY_DEFAULTS = {fam: {name: t[KNOB_NAMES.index(knob)] for name, knob, *_ in _
 _PK = tuple((i, KNOB_NAMES.index(knob)) for i, (_, knob, *_) in enumerate(_P))
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def _k(obs, p):
     mode = obs[O_RULES + R_MODE]
     n = obs[O_N]
@@ -387,7 +387,7 @@ def _k(obs, p):
     return k
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def roll(obs, kind, legal, k, first, params, rng):
     """`first`, or where the rollouts play (ROLLOUT_SAMPLES) the option greedy's imagined games rate best."""
     if legal == 0 or not rollout_here(obs, k[ROLLOUT_SAMPLES], k[ROLLOUT_ACTIVE]):
@@ -395,35 +395,35 @@ def roll(obs, kind, legal, k, first, params, rng):
     return rollout_choice(obs, kind, legal, first, np.int64(k[ROLLOUT_SAMPLES]), params, rng)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     k = _k(obs, params)
     return roll(obs, K_ATTACK, obs[O_HAND], k, end_attack(obs, k, h_attack(obs, k)), params, rng)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def cover(obs, legal, params, rng):
     k = _k(obs, params)
     return roll(obs, K_COVER, legal, k, end_answer(obs, legal, k, K_COVER, h_cover(obs, legal, k)), params, rng)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
     k = _k(obs, params)
     return roll(obs, K_THROW_IN, legal, k, end_answer(obs, legal, k, K_THROW_IN, h_throw_in(obs, legal, k)), params,
                 rng)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     return h_transfer(obs, legal, _k(obs, params))
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return h_exchange(obs, _k(obs, params))
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def swap(obs, legal, params, rng):
     return h_swap(obs, legal, SWAP_MAX_RANK)  # VAR-PO1: as greedy (its lowest non-trumps of rank 6 to 9)
