@@ -19,15 +19,14 @@ from sim.core.layout import (
     S_HANDS, S_LEGAL, STATE_SIZE,
 )
 from sim.core.lib import (
-    O_HAND, O_N, O_OUT, O_QUIET, O_RULES, O_SEAT, O_SIZE, O_TALON, RANK_MASKS, attack_ok, lowest, popcount,
+    O_HAND, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE, O_TALON, RANK_MASKS, attack_ok, lowest, popcount,
 )
 from sim.core.rules import MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
 from strategies import greedy as _greedy
 from strategies._endgame import _stack_i64
-from strategies._lib import unseen
+from strategies._lib import restless, unseen
 
 MAXC = 48  # options tried at most: a lead of any single or whole rank, a cover by any card or a take, ...
-QUIET_VARY = 12  # as strategies/_lib.py: a position going round is left to the varied play
 
 
 @njit(_nrt=False)
@@ -37,7 +36,7 @@ def rollout_here(obs, samples, most):
     mode = obs[O_RULES + R_MODE]
     if samples <= 0 or mode == MODE_PEREVODNOY or obs[O_TALON] != 0:
         return False
-    if obs[O_RULES + R_VARIANT_ANY] != 0 or obs[O_RULES + R_TWO_PACKS] != 0 or obs[O_QUIET] >= QUIET_VARY:
+    if obs[O_RULES + R_VARIANT_ANY] != 0 or obs[O_RULES + R_TWO_PACKS] != 0 or restless(obs):  # going round: varied play
         return False
     active = obs[O_N] - popcount(obs[O_OUT])
     return (3 if mode != MODE_PROSTOY else 2) <= active <= most
