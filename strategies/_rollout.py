@@ -24,7 +24,7 @@ from sim.core.lib import (
 from sim.core.rules import MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
 from strategies import greedy as _greedy
 from strategies._endgame import _stack_i64
-from strategies._lib import restless, unseen
+from strategies._lib import ROLLOUT_SAMPLES, ROLLOUT_SELF, h_attack, h_cover, h_throw_in, put, restless, unseen
 
 MAXC = 48  # options tried at most: a lead of any single or whole rank, a cover by any card or a take, ...
 
@@ -122,9 +122,25 @@ def _greedy_answer(kind, obs, legal, params, rng):
 
 
 @njit(_nrt=False)
-def rollout_choice(obs, kind, legal, first, samples, params, rng):
+def _own_answer(kind, obs, legal, k, params, rng):
+    """The seat's own later decisions in an imagined game: its knob table `k` (rollouts off), or greedy's where the
+    heuristic has no such kind here."""
+    if kind == K_ATTACK:
+        return h_attack(obs, k)
+    if kind == K_COVER:
+        return h_cover(obs, legal, k)
+    if kind == K_THROW_IN:
+        return h_throw_in(obs, legal, k)
+    return _greedy_answer(kind, obs, legal, params, rng)
+
+
+@njit(_nrt=False)
+def rollout_choice(obs, kind, legal, first, samples, k, params, rng):
     """The option with the best mean outcome for this seat (+1 escaped, 0 drew or unfinished, -1 fool) over
-    `samples` guesses of the hidden cards, every option played out on the same guesses; `first` on ties."""
+    `samples` guesses of the hidden cards, every option played out on the same guesses; `first` on ties. In the
+    imagined games greedy plays every seat, the seat itself too unless ROLLOUT_SELF (then its own knobs `k`)."""
+    own = k[ROLLOUT_SELF] > 0
+    k0 = put(k, ROLLOUT_SAMPLES, 0.0)
     cands = _stack_i64(MAXC)
     nc = _options(obs, kind, legal, first, cands)
     if nc <= 1:
@@ -162,7 +178,10 @@ def rollout_choice(obs, kind, legal, first, samples, params, rng):
                 seat = ws[O_ACTOR]
                 ws[O_SEAT] = seat
                 ws[O_HAND] = ws[S_HANDS + seat]
-                a = _greedy_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], params, rng)
+                if own and seat == me:
+                    a = _own_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], k0, params, rng)
+                else:
+                    a = _greedy_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], params, rng)
                 if not apply_any(rv, ws, rec, a, trace, tn, False):
                     ok = False
                     break

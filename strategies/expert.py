@@ -259,9 +259,10 @@ VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, t
 # throw-in tables from before issue 14 (the base of K_POD2 / K_PODM, K_PER2 / K_PERM; results/strength/habits.py)
 K_P5 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=10, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
              TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)  # before issue 14 too
-K_P5_2 = knobs(K_P5, ROLLOUT_SAMPLES=2)  # two players (issue 14, third round: the endgame's imagined games)
+K_P5_2 = knobs(K_P5, ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)  # two players (issue 14, third round: the endgame's rollouts)
 K_P6 = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=99, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
-             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
+             TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1,
+             ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)
 K_P6_OLD = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
                  TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1)  # before issue 14
 K_POD = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=4,
@@ -281,23 +282,27 @@ K_PER2 = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICK
 # deals a candidate, paired): trumps leave a simple-durak lead only when nothing else is left, ...
 K_P5_3 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=5, TAKE_HIGH_TALON=99, HIGH_RANK=4, HIGH_TRUMP_RANK=3,
                TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, KEEP_ACE=1,
-               ROLLOUT_SAMPLES=2)
+               ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)
 K_P5_5 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=5, HIGH_RANK=9, HIGH_TRUMP_RANK=0,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1,
+               ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)
 K_P5_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=10, HIGH_RANK=7, HIGH_TRUMP_RANK=0,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=0, MATCH=1, EXCHANGE_MIN_RANK=1,
+               ROLLOUT_SAMPLES=8, ROLLOUT_SELF=1, ROLLOUT_ACTIVE=4)
 K_P5_M = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=6, DUMP_HAND=5, TAKE_HIGH_TALON=10, HIGH_RANK=7, HIGH_TRUMP_RANK=0,
-               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
+               TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1,
+               ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)
 K_P6_M = knobs(TRUMP_LEAD_TALON=3, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
-               TAKE_MAX_PICKUP=3, COUNT=-1, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, ROLLOUT_SAMPLES=2)
+               TAKE_MAX_PICKUP=3, COUNT=-1, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1,
+               ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)
 K_P6_6 = knobs(TRUMP_LEAD_TALON=-1, DUMP_TALON=3, DUMP_HAND=6, TAKE_HIGH_TALON=14, HIGH_RANK=5, HIGH_TRUMP_RANK=3,
                TAKE_MAX_PICKUP=3, COUNT=3, COUNT_P=0.9, ENDGAME=1, MATCH=1, EXCHANGE_MIN_RANK=1, SET_TRUMP_TALON=0,
-               ROLLOUT_SAMPLES=2)
+               ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)
 K_PODM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=0, EXCHANGE_MIN_RANK=1,
                THROW_TRUMP_TALON=1, THROW_TAKE_MAX_RANK=7, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8,
                COVER_OPEN_EXPECT=1, TAKE_OPEN=1.5, TAKE_OPEN_TALON=1,
                ENDGAME_SOLVE=200, ENDGAME_SOLVE_CARDS=8,  # the exact endgame once two are left (lead's round)
-               ROLLOUT_SAMPLES=2)  # greedy's imagined games once three are left (issue 14, third round)
+               ROLLOUT_SAMPLES=2, ROLLOUT_SELF=1)  # rollouts once three are left (issue 14, third round)
 K_PERM = knobs(ENDGAME=1, TAKE_HIGH_TALON=8, TAKE_MAX_PICKUP=12, HIGH_RANK=9, HIGH_TRUMP_RANK=3, TRANSFER=2,
                EXCHANGE_MIN_RANK=1, COVER_OPEN_STEPS=8, COVER_OPEN_TRUMP_STEPS=8, COVER_OPEN_EXPECT=1, LEAD_OPEN_STEPS=8,
                TAKE_OPEN=1.5, TAKE_OPEN_TALON=1)
@@ -392,7 +397,7 @@ def roll(obs, kind, legal, k, first, params, rng):
     """`first`, or where the rollouts play (ROLLOUT_SAMPLES) the option greedy's imagined games rate best."""
     if legal == 0 or not rollout_here(obs, k[ROLLOUT_SAMPLES], k[ROLLOUT_ACTIVE]):
         return first
-    return rollout_choice(obs, kind, legal, first, np.int64(k[ROLLOUT_SAMPLES]), params, rng)
+    return rollout_choice(obs, kind, legal, first, np.int64(k[ROLLOUT_SAMPLES]), k, params, rng)
 
 
 @njit(cache=True, _nrt=False)

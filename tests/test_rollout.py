@@ -11,19 +11,26 @@ from sim.core.lib import O_N, O_OUT, O_TALON, RANK_MASKS
 from sim.core.machine import Deal
 from strategies import expert as X
 from strategies import greedy as G
+from strategies import _lib as H
 from strategies._lib import KNOB_NAMES, knobs, unseen
 from strategies._rollout import rollout_choice, rollout_here
 
 GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
 ZERO = np.zeros(16)
+OWN = {L.K_ATTACK: lambda o, lg, k: H.h_attack(o, k), L.K_COVER: H.h_cover, L.K_THROW_IN: H.h_throw_in}
 
 
-def _greedy_to_end(d, me):
-    """Play d out with greedy in every seat; +1 / 0 / -1 for seat me (escaped, drew, fool)."""
+def _greedy_to_end(d, me, own=None):
+    """Play d out with greedy in every seat (seat me by the knob table `own` if given: ROLLOUT_SELF); +1 / 0 / -1
+    for seat me (escaped, drew, fool)."""
     rng = np.zeros(1, dtype=np.uint64)
     while not d.over:
         seat, kind = d.to_act()
-        a = GF[kind](d.observe(seat), np.int64(d.ws[L.S_LEGAL]), ZERO, rng)
+        obs, legal = d.observe(seat), np.int64(d.ws[L.S_LEGAL])
+        if own is not None and seat == me and kind in OWN:
+            a = OWN[kind](obs, legal, own)
+        else:
+            a = GF[kind](obs, legal, ZERO, rng)
         assert d.apply(int(a))
     rec = d.result()
     if rec[L.F_UNFINISHED]:
@@ -86,21 +93,24 @@ def test_positions_were_found():
     assert {r.family for r, *_ in POSITIONS} == {"podkidnoy", "prostoy_5", "prostoy_6"}
 
 
+@pytest.mark.parametrize("own", [0, 1], ids=["greedy", "self"])
 @pytest.mark.parametrize("i", range(len(POSITIONS)))
-def test_rollout_picks_an_option_whose_greedy_game_ends_best(i):
+def test_rollout_picks_an_option_whose_greedy_game_ends_best(i, own):
+    """own=1 (ROLLOUT_SELF): the seat itself plays its imagined games by expert's knob table, rollouts off."""
     rules, d, seat, kind = POSITIONS[i]
     obs = d.observe(seat)
     legal = int(obs[L.O_HAND]) if kind == L.K_ATTACK else int(d.ws[L.S_LEGAL])
     first = int(GF[kind](obs, np.int64(d.ws[L.S_LEGAL]), ZERO, np.zeros(1, dtype=np.uint64)))
     assert rollout_here(obs, 2.0, 3.0)
+    k = knobs(X._k(obs, np.full(16, -99.0)), ROLLOUT_SELF=own)
     value = {}
     for a in _options(d, kind, first):
         e = Deal.from_state(rules, d.ws)
         assert e.apply(int(a))
-        value[a] = _greedy_to_end(e, seat)
+        value[a] = _greedy_to_end(e, seat, knobs(k, ROLLOUT_SAMPLES=0) if own else None)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = 12345
-    pick = int(rollout_choice(obs, kind, np.int64(legal), np.int64(first), 2, ZERO, rng))
+    pick = int(rollout_choice(obs, kind, np.int64(legal), np.int64(first), 2, k, ZERO, rng))
     assert pick in value
     assert value[pick] == max(value.values()), (pick, first, value)
     if value[first] == max(value.values()):
