@@ -1,14 +1,20 @@
-"""Rollouts inside a heuristic: expert's endgame of two or three (helper, not a strategy: the name starts with '_').
+"""Rollouts inside a heuristic: expert's endgames (helper, not a strategy: the name starts with '_').
 
 With the talon empty and three players left in podkidnoy (two or three in simple durak), little is hidden: at 6
 players the seat to act cannot place 0-4 cards (a median of 2; the rest it holds, saw discarded or saw taken). A
-few guesses of those cards, and every option played out to the end with greedy in every seat, tell the options
-apart well: search deciding only there gains +4.2 points over expert in 6-player podkidnoy, with 128 guesses or
-with 4, with greedy's imagined games as with expert's (results/strength/multi/phases.md). ``ROLLOUT_SAMPLES`` and
-``ROLLOUT_ACTIVE`` (strategies/_lib.py) turn it on; strategies/expert.py has what it is worth.
+few guesses of those cards, and every option played out to the end, tell the options apart well: search deciding
+only there gains +4.2 points over expert in 6-player podkidnoy, with 128 guesses or with 4, with greedy's imagined
+games as with expert's (results/strength/multi/phases.md). ``ROLLOUT_SAMPLES`` and ``ROLLOUT_ACTIVE``
+(strategies/_lib.py) turn it on; strategies/expert.py has what it is worth.
 
-Nothing allocates (the engine is compiled without NRT): the work arrays live on the caller's stack. Greedy plays the
-imagined games, so the rollout never calls itself. Deterministic: the guesses draw from the game's own `rng`.
+Who plays the imagined games: greedy in every other seat. The seat itself plays greedy too, or with
+``ROLLOUT_SELF`` its own knob table (rollouts off). That is the classic policy rollout: an option is judged by how
+the heuristic itself would go on from it. Judged by greedy's play, options that the heuristic handles better later
+look worse than they are. It gained in every cell tried (strategies/expert.py).
+
+Nothing allocates (the engine is compiled without NRT): the work arrays live on the caller's stack. The imagined
+games run with rollouts off, so the rollout never calls itself. Deterministic: the guesses draw from the game's own
+`rng`.
 """
 import numpy as np
 from numba import njit
@@ -174,7 +180,7 @@ def rollout_choice(obs, kind, legal, first, samples, k, params, rng):
             if not apply_any(rv, ws, rec, cands[j], trace, tn, False):
                 continue
             ok = True
-            while ws[O_KIND] >= 0:  # greedy in every seat to the end
+            while ws[O_KIND] >= 0:  # to the end: greedy, the seat itself by k0 if ROLLOUT_SELF
                 seat = ws[O_ACTOR]
                 ws[O_SEAT] = seat
                 ws[O_HAND] = ws[S_HANDS + seat]

@@ -394,7 +394,7 @@ def _k(obs, p):
 
 @njit(cache=True, _nrt=False)
 def roll(obs, kind, legal, k, first, params, rng):
-    """`first`, or where the rollouts play (ROLLOUT_SAMPLES) the option greedy's imagined games rate best."""
+    """`first`, or where the rollouts play (ROLLOUT_SAMPLES) the option its imagined games rate best."""
     if legal == 0 or not rollout_here(obs, k[ROLLOUT_SAMPLES], k[ROLLOUT_ACTIVE]):
         return first
     return rollout_choice(obs, kind, legal, first, np.int64(k[ROLLOUT_SAMPLES]), k, params, rng)
