@@ -240,6 +240,29 @@ every seat, one thread, before / after: podkidnoy 3 players 47,000 / 7,100 games
 6 players 6,700 / 3,900; prostoy_5 2 / 3 / 6 players 74,000 / 40,000, 136,000 / 19,000, 110,000 / 44,000;
 prostoy_6 2 / 6 players 123,000 / 18,000, 116,000 / 17,000. Search's and rollout's imagined games (PLAYOUT)
 leave the rollouts off: their speed is unchanged.
+
+Who plays the seat itself in those imagined games mattered more than anything above (issue 14, fourth round).
+Greedy in every seat undervalues the options expert would carry on from better than greedy would. Expert's own knob
+table in every seat lost (-0.2, above). Expert's table for the seat itself only, greedy for the others
+(``ROLLOUT_SELF``), gained wherever it was tried. Paired against expert without it (one expert among greedy players,
+seed 12; 12,000 deals at 6 players, 6,000 elsewhere):
+- prostoy_5 at 2 / 3 / 5 / 6 players: +1.2 / +1.2 / +0.5 / +0.5 (4 guesses at 6: +0.6);
+- prostoy_6 at 3 / 6: +1.6 / +0.4;
+- podkidnoy at 3 / 6: +0.8 / +0.3.
+With the seat playing itself, rollouts from more players in paid at 6-player prostoy_5, and more guesses paid too
+(they had not with greedy in the seat). Rollouts from 4 players in: 8 / 16 guesses +0.8 / +0.9. From 5: 16 guesses
++0.9. From 6: 8 / 16 / 32 guesses +1.1 / +1.4 / +1.9.
+The cost is speed: expert in every seat, one thread, ran 5,700 / 3,000 / 360 / 180 games/s for 4 players and 8
+guesses, 4 and 16, 6 and 16, 6 and 32.
+Kept ``ROLLOUT_SELF=1`` in every table with rollouts. K_P5_6 also rolls out from 4 players in, with 8 guesses.
+- Against greedy on seed 29 (``habits.md``): prostoy_5 at 6 players +9.5 -> +10.5 [+10.1, +10.9]; every family
+  and player count is now at +10 or more.
+- It is not only a better read of greedy. One such expert among experts without it (seed 31, 8,000-12,000 deals):
+  prostoy_5 at 2 / 3 / 6 players +3.2 / +2.7 / +1.6, prostoy_6 at 3 +2.3, podkidnoy at 3 +1.8.
+- Speed, expert in every seat, one thread, before / after:
+  - podkidnoy 3 / 4 / 6 players: 7,100 / 5,500, 4,100 / 3,500, 3,900 / 3,600;
+  - prostoy_5 2 / 3 / 6: 40,000 / 22,000, 19,000 / 11,000, 44,000 / 5,500;
+  - prostoy_6 2 / 6: 18,000 / 8,600, 17,000 / 9,300.
 """
 import numpy as np
 from numba import njit

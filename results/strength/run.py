@@ -139,10 +139,10 @@ def render(out, a):
            "one and +43 to +44.5 in the last two runs. Expert's rollouts in its endgames of two or three "
            "(`strategies/_rollout.py`) cut search's lead over it at 3-player podkidnoy from +30.6 to the +16.5 above. "
            "The many-player table shows one search among greedy players: expert in the same "
-           "line-ups (`habits.md`, seed 29) gets +18.8 / +12.7 / +11.0 / +9.5 in those four cells since it plays its "
-           "endgames of two or three by greedy's imagined games (`strategies/_rollout.py`; before: +12.5 / +8.1 / "
-           "+11.0 / +7.5). Search's own imagined games keep expert without those rollouts and with its endgame "
-           "solver at 8 cards, so search's figures here are unchanged.", "",
+           "line-ups (`habits.md`, seed 29) gets +19.7 / +13.1 / +11.0 / +10.5 in those four cells since it plays its "
+           "endgames by rollouts (`strategies/_rollout.py`: greedy in the other seats, its own knobs in its own; "
+           "before them: +12.5 / +8.1 / +11.0 / +7.5). Search's own imagined games keep expert without those "
+           "rollouts and with its endgame solver at 8 cards, so search's figures here do not move with them.", "",
            "Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
            "each of expert's habits is worth, where search disagrees with expert; `habits.py`), `unfinished.md` "
            "(unfinished deals per strategy, family and player count; `unfinished.py`; `unfinished_before.md` is the "
