@@ -30,7 +30,7 @@ from sim.core.lib import (
 from sim.core.rules import MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
 from strategies import greedy as _greedy
 from strategies._endgame import _stack_i64
-from strategies._lib import ROLLOUT_SAMPLES, ROLLOUT_SELF, h_attack, h_cover, h_throw_in, put, restless, unseen
+from strategies._lib import ROLLOUT_SELF, h_attack, h_cover, h_throw_in, restless, unseen
 
 MAXC = 48  # options tried at most: a lead of any single or whole rank, a cover by any card or a take, ...
 
@@ -129,8 +129,8 @@ def _greedy_answer(kind, obs, legal, params, rng):
 
 @njit(_nrt=False)
 def _own_answer(kind, obs, legal, k, params, rng):
-    """The seat's own later decisions in an imagined game: its knob table `k` (rollouts off), or greedy's where the
-    heuristic has no such kind here."""
+    """The seat's own later decisions in an imagined game: the knob heuristics on its table `k` (the h_* functions;
+    rollouts are expert's wrapper, so none run here), or greedy's where the heuristic has no such kind here."""
     if kind == K_ATTACK:
         return h_attack(obs, k)
     if kind == K_COVER:
@@ -146,7 +146,6 @@ def rollout_choice(obs, kind, legal, first, samples, k, params, rng):
     `samples` guesses of the hidden cards, every option played out on the same guesses; `first` on ties. In the
     imagined games greedy plays every seat, the seat itself too unless ROLLOUT_SELF (then its own knobs `k`)."""
     own = k[ROLLOUT_SELF] > 0
-    k0 = put(k, ROLLOUT_SAMPLES, 0.0)
     cands = _stack_i64(MAXC)
     nc = _options(obs, kind, legal, first, cands)
     if nc <= 1:
@@ -180,12 +179,12 @@ def rollout_choice(obs, kind, legal, first, samples, k, params, rng):
             if not apply_any(rv, ws, rec, cands[j], trace, tn, False):
                 continue
             ok = True
-            while ws[O_KIND] >= 0:  # to the end: greedy, the seat itself by k0 if ROLLOUT_SELF
+            while ws[O_KIND] >= 0:  # to the end: greedy, the seat itself by k if ROLLOUT_SELF
                 seat = ws[O_ACTOR]
                 ws[O_SEAT] = seat
                 ws[O_HAND] = ws[S_HANDS + seat]
                 if own and seat == me:
-                    a = _own_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], k0, params, rng)
+                    a = _own_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], k, params, rng)
                 else:
                     a = _greedy_answer(ws[O_KIND], ws[:O_SIZE], ws[S_LEGAL], params, rng)
                 if not apply_any(rv, ws, rec, a, trace, tn, False):

@@ -107,7 +107,7 @@ def test_rollout_picks_an_option_whose_greedy_game_ends_best(i, own):
     for a in _options(d, kind, first):
         e = Deal.from_state(rules, d.ws)
         assert e.apply(int(a))
-        value[a] = _greedy_to_end(e, seat, knobs(k, ROLLOUT_SAMPLES=0) if own else None)
+        value[a] = _greedy_to_end(e, seat, k if own else None)  # h_* never roll out (expert's wrapper does)
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = 12345
     pick = int(rollout_choice(obs, kind, np.int64(legal), np.int64(first), 2, k, ZERO, rng))
