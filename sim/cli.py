@@ -957,5 +957,52 @@ def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, a
         raise Fail(str(e)) from None
 # ---- end of issue 14 block -------------------------------------------------------------------------
 
+
+@main.group()
+def learn():
+    """Regenerate the learned player: label self-play decisions with search's values, then fit its network.
+
+    Needs the training extra (pip install -e '.[train]'); playing `learned` never does."""
+
+
+@learn.command("data")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path), required=True,
+              help="Folder for the Parquet files (one per cell; cells already there are kept).")
+@click.option("--seed", type=SEED, default=1000, show_default=True, help="Cell k uses seed + k.")
+@click.option("--scale", type=Real(0, 1000, "a factor above 0, e.g. 0.1"), default=1.0,
+              show_default=True, help="Deals per cell, times the default plan's.")
+@click.option("--samples", type=Whole(1, 4096), default=64, show_default=True,
+              help="Sampled deals per labelled decision (search's budget).")
+@click.option("--share", type=Real(0, 1, "a share above 0 and at most 1"), default=0.3,
+              show_default=True, help="Share of the decisions labelled.")
+@click.option("--player", type=click.Choice(["expert", "learned"]), default="expert", show_default=True,
+              help="Who plays the deals between labelled decisions (learned: a DAgger round).")
+@click.option("--threads", type=Whole(1, 256), default=2, show_default=True)
+def learn_data(out, seed, scale, samples, share, player, threads):
+    """Label decisions of every family at 2, 3, 4 (and 2v2) and 6 players with search's option values."""
+    from sim.learn import data as D
+    D.generate(out, seed, plan=D.PLAN, scale=scale, samples=samples, share=share, player=player, threads=threads,
+               log=lambda s: click.echo(s, err=True))
+
+
+@learn.command("train")
+@click.argument("data", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--hidden", type=Whole(1, 256), default=64, show_default=True, help="Hidden units.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
+@click.option("--write/--no-write", default=False, show_default=True,
+              help="Write strategies/_learned_model.py (else only report the held-out regret).")
+def learn_train(data, hidden, seed, write):
+    """Fit the network to Parquet files or folders of them; report held-out regret against expert's answer."""
+    from sim.learn import train as T
+    files = [f for d in data for f in (sorted(d.glob("*.parquet")) if d.is_dir() else [d])]
+    if not files:
+        raise Fail("no .parquet files in " + ", ".join(map(str, data)))
+    try:
+        report = T.run(files, hidden=hidden, seed=seed, write=write, log=lambda s: click.echo(s, err=True))
+    except ImportError as e:
+        raise Fail(f"{e.name or e} is missing: install the training extra, pip install -e '.[train]'") from None
+    click.echo(json.dumps(report, indent=1))
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
