@@ -977,11 +977,13 @@ def learn():
               show_default=True, help="Share of the decisions labelled.")
 @click.option("--player", type=click.Choice(["expert", "learned"]), default="expert", show_default=True,
               help="Who plays the deals between labelled decisions (learned: a DAgger round).")
+@click.option("--plan", type=click.Choice(["r1", "r2"]), default="r2", show_default=True,
+              help="Cells and deals: the plans the shipped networks used (r1 with seed 1000, r2 with seed 2000).")
 @click.option("--threads", type=Whole(1, 256), default=2, show_default=True)
-def learn_data(out, seed, scale, samples, share, player, threads):
+def learn_data(out, seed, scale, samples, share, player, plan, threads):
     """Label decisions of every family at 2, 3, 4 (and 2v2) and 6 players with search's option values."""
     from sim.learn import data as D
-    D.generate(out, seed, plan=D.PLAN, scale=scale, samples=samples, share=share, player=player, threads=threads,
+    D.generate(out, seed, plan=D.PLANS[plan], scale=scale, samples=samples, share=share, player=player, threads=threads,
                log=lambda s: click.echo(s, err=True))
 
 

@@ -14,6 +14,7 @@ from sim.core.layout import K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K
 from sim.core.lib import O_HAND, O_SHOW_LEGAL
 from strategies import expert as _expert
 from strategies._features import MAXC, NF, NP, group, option, options, position, stack_f64, stack_i64
+from sim.core.nn import affine, relu_out
 from strategies._learned_model import B1, B2, CAP, HIDDEN, MARGIN, META, W1, W2
 from strategies._lib import restless, solve_here
 
@@ -25,31 +26,24 @@ FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # leads through attack_ok (options), the rest from `legal`
 PARAMS = {}
 XP = np.full(16, _expert.TUNED)  # expert's own tables
+W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
 
 
 @njit(_nrt=False)
 def score(obs, kind, legal, first, cands, nc):
-    """The index of the option the network rates best (0, expert's, on ties)."""
+    """The index of the option the network rates best (0, expert's, unless another beats it by MARGIN)."""
     g = group(obs)
     x = stack_f64(NF)
     h = stack_f64(HIDDEN)
+    t = stack_f64(HIDDEN)
     position(obs, kind, x)
-    for j in range(HIDDEN):  # the position's share of the hidden layer, once for every option
-        s = B1[g, j]
-        for i in range(NP):
-            s += W1[g, j, i] * x[i]
-        h[j] = s
+    w = W1T[g]
+    affine(h, B1[g], w, x, 0, NP)  # the position's share of the hidden layer, once for every option
     best = 0
     bv = -1e300
     for c in range(nc):
         option(obs, kind, legal, cands[c], first, x)
-        v = B2[g]
-        for j in range(HIDDEN):
-            s = h[j]
-            for i in range(NP, NF):
-                s += W1[g, j, i] * x[i]
-            if s > 0.0:
-                v += W2[g, j] * s
+        v = relu_out(h, t, w, x, NP, NF, W2[g], B2[g])
         if c == 0:  # expert's answer (options lists it first)
             v += MARGIN[g]
         if v > bv:

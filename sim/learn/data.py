@@ -153,7 +153,7 @@ def label_cell(family: str, players: int, toggles: dict, deals: int, seed: int, 
     rules = R.resolve(family, players, toggles)
     rv = rules.vector()
     which = PLAYERS[player]
-    per_deal = 60 * players
+    per_deal = 150 * players  # room for every decision to be recorded: a full chunk would stop recording
 
     def one(g0):
         m = min(chunk, deals - g0)
@@ -189,8 +189,19 @@ def label_cell(family: str, players: int, toggles: dict, deals: int, seed: int, 
     return df
 
 
-# the default plan: every family at 2, 3, 4 and 6 players, two players weighted most (deals per cell)
-PLAN = tuple((fam, n, {}, d) for fam in R.FAMILIES for n, d in ((2, 1200), (3, 400), (4, 200), (6, 100)))
+_F = ("podkidnoy", "perevodnoy", "prostoy_5", "prostoy_6")
+# the plans the shipped networks were trained on (durak learn data --plan NAME --seed S): cells of (family, players,
+# toggles, deals), two players weighted most; r1 with seed 1000, r2 with seed 2000
+PLANS = {
+    "r1": tuple([(f, 2, {}, 3000) for f in _F] + [(f, 3, {}, 800) for f in _F] + [(f, 4, {}, 400) for f in _F]
+                + [("podkidnoy", 4, {"teams": "2v2"}, 300), ("perevodnoy", 4, {"teams": "2v2"}, 300)]
+                + [(f, 6, {}, 200) for f in _F]),
+    "r2": tuple([("podkidnoy", 2, {}, 6000), ("perevodnoy", 2, {}, 6000), ("prostoy_5", 2, {}, 3000),
+                 ("prostoy_6", 2, {}, 3000)] + [(f, 3, {}, 1500) for f in _F] + [(f, 4, {}, 800) for f in _F]
+                + [("podkidnoy", 4, {"teams": "2v2"}, 500), ("perevodnoy", 4, {"teams": "2v2"}, 500)]
+                + [(f, 6, {}, 400) for f in _F]),
+}
+PLAN = PLANS["r2"]
 
 
 def generate(out: Path, seed: int, plan=PLAN, scale: float = 1.0, samples: int = 64, share: float = 0.3,

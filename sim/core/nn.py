@@ -1,0 +1,38 @@
+"""Dense-layer kernels for strategies that play by a small network (strategies/learned.py).
+
+Trusted numeric code outside the strategies' sandbox (like sim.core.lib): the strategies' own functions are compiled
+with bounds checking, which keeps LLVM from vectorising these loops. Weights are passed in, inputs are skipped where
+zero (most features of an option are), and nothing allocates.
+"""
+from numba import njit
+
+
+@njit(cache=True, _nrt=False, boundscheck=False, fastmath=True)
+def affine(h, b, w, x, lo, hi):
+    """h[j] = b[j] + sum over i in [lo, hi) of w[i, j] * x[i]: the hidden layer's share of inputs lo..hi-1."""
+    m = h.shape[0]
+    for j in range(m):
+        h[j] = b[j]
+    for i in range(lo, hi):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(m):
+                h[j] += w[i, j] * xi
+
+
+@njit(cache=True, _nrt=False, boundscheck=False, fastmath=True)
+def relu_out(h, t, w, x, lo, hi, w2, b2):
+    """b2 + w2 . relu(h + sum over i in [lo, hi) of w[i, :] * x[i]), with t as scratch (h is kept)."""
+    m = h.shape[0]
+    for j in range(m):
+        t[j] = h[j]
+    for i in range(lo, hi):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(m):
+                t[j] += w[i, j] * xi
+    v = b2
+    for j in range(m):
+        if t[j] > 0.0:
+            v += w2[j] * t[j]
+    return v
