@@ -16,11 +16,12 @@ from numba.extending import intrinsic
 
 from sim.core.layout import (
     K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD, O_ATTACKER, O_COVER_TARGET, O_DEFENDER,
-    O_DISCARD, O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KNOWN, O_N, O_NTABLE, O_OUT, O_REMOVED_KNOWN, O_RULES, O_SEAT,
-    O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD, O_TRUMP_IN_TALON, SHOW,
+    O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KNOWN, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
+    O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD, SHOW,
 )
 from sim.core.lib import FULL, RANK_MASKS, attack_ok, beaters_for, lowest, popcount, same_rank_cards, swap_ok, trump_mask
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL, R_VARIANT_ANY
+from strategies._lib import p_cannot_beat, unseen
 
 POSITION = ("talon", "talon_empty", "hand", "active", "two_left", "prostoy", "podkidnoy", "perevodnoy", "partial",
             "defender_hand", "fewest_other", "my_trumps", "unseen_trumps", "taking", "table", "k_attack", "k_cover",
@@ -180,39 +181,6 @@ def group(obs):
     return 2 * f + (1 if obs[O_N] > 2 else 0)
 
 
-@njit(_nrt=False)
-def unseen(obs):
-    """Cards whose place the seat does not know (as strategies/_lib.unseen)."""
-    me = obs[O_SEAT]
-    m = FULL & ~obs[O_HAND] & ~obs[O_DISCARD] & ~obs[O_TABLE_MASK]
-    for s in range(obs[O_N]):
-        if s != me:
-            m &= ~obs[O_KNOWN + s]
-    if obs[O_TRUMP_IN_TALON]:
-        m &= ~(np.int64(1) << obs[O_TRUMP_CARD])
-    return m & ~obs[O_REMOVED_KNOWN]
-
-
-@njit(_nrt=False)
-def _p_cannot_beat(obs, card, seat, hidden):
-    """Chance that `seat` holds no card beating `card`, the unknown part of its hand a uniform draw from `hidden`."""
-    b = beaters_for(obs, card, seat)
-    kn = obs[O_KNOWN + seat]
-    if b & kn:
-        return 0.0
-    nb = popcount(b & hidden)
-    if nb == 0:
-        return 1.0
-    h = obs[O_HAND_SIZE + seat] - popcount(kn)
-    u = popcount(hidden)
-    p = 1.0
-    for i in range(h):
-        if u - nb - i <= 0:
-            return 0.0
-        p *= (u - nb - i) / (u - i)
-    return p
-
-
 @njit(_nrt=False, inline="always")
 def _ranksum(m):
     s = 0
@@ -240,7 +208,7 @@ def _unbeatable(obs, m, seat, hidden):
     while m:
         c = lowest(m)
         m &= m - 1
-        if _p_cannot_beat(obs, c, seat, hidden) >= 0.999:
+        if p_cannot_beat(obs, c, seat, hidden) >= 0.999:
             k += 1
     return k
 
@@ -381,7 +349,7 @@ def option(obs, kind, legal, a, first, x):
         while m:
             c = lowest(m)
             m &= m - 1
-            p = min(p, _p_cannot_beat(obs, c, dfn, hidden))
+            p = min(p, p_cannot_beat(obs, c, dfn, hidden))
         x[NP + 15] = p
     if played and kind != K_SWAP:
         c = lowest(played)

@@ -33,7 +33,7 @@ def _featurize(obs, kind, legal, first, opts, offsets, X):
             X[j, :] = x
 
 
-def load(paths) -> "pd.DataFrame":
+def load(paths):
     import pandas as pd
     return pd.concat([pd.read_parquet(p) for p in paths], ignore_index=True)
 
