@@ -84,8 +84,9 @@ def test_learned_beats_greedy():
 
 
 def test_a_small_retrain_learns(tmp_path):
-    """Label a few dozen deals, fit: the loss falls and the network's held-out picks lose less value than a
-    uniform pick (break it: shuffle the targets in train.run and the regret test fails)."""
+    """Label a few dozen deals, fit: the loss falls and the network's own held-out picks (before the margin that
+    falls back on expert's answer) lose less value than a uniform pick (break it: shuffle the targets in
+    train.run and the regret test fails)."""
     pytest.importorskip("sklearn")
     from sim.learn import data as D
     from sim.learn import train as T
@@ -96,7 +97,8 @@ def test_a_small_retrain_learns(tmp_path):
     assert last < first
     cell = rep["cells"][-1]
     assert cell["decisions"] > 30
-    assert cell["network_regret"] < cell["uniform_regret"], cell
+    assert cell["network_raw_regret"] < cell["uniform_regret"], cell
+    assert cell["network_regret"] <= cell["network_raw_regret"] + 1e-9 or cell["network_regret"] <= cell["expert_regret"]
     again = D.generate(tmp_path, 7, plan=(("podkidnoy", 2, {}, 60),), samples=16, share=0.5, threads=1,
                        log=lambda s: None)
     assert again == files  # kept, not played again

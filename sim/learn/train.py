@@ -160,7 +160,8 @@ MARGIN = np.array({_arr(margin)})  # play an option
 def run(files, hidden=64, seed=0, write=False, log=print, max_iter=60) -> dict:
     """Load, featurize, fit one network per group (family; two players or more) on 85% of the games, report the
     held-out regret (points of value lost against search's best option) of the network, of expert's answer and of a
-    uniform pick, per cell; write the module."""
+    uniform pick, per cell (network_raw: the network without the margin that keeps expert's answer); write the
+    module."""
     df = load(files)
     X, dec, value, offsets = featurize(df)
     y = centred(value, dec, len(df))
@@ -181,6 +182,7 @@ def run(files, hidden=64, seed=0, write=False, log=print, max_iter=60) -> dict:
         losses[GROUPS[g]] = (float(p[4][0]), float(p[4][-1]))
         pred[sel] = predict(p, X[sel])
     first = X[:, NP + 1]  # the "heuristic" feature: 1 for expert's answer
+    raw = pred.copy()
     margin = np.zeros(G)
     for g in range(G):  # the least predicted gain over expert's answer worth playing: the best on held-out games
         ix = np.flatnonzero(te & (grp == g))
@@ -200,7 +202,7 @@ def run(files, hidden=64, seed=0, write=False, log=print, max_iter=60) -> dict:
         pick = np.concatenate([np.arange(offsets[i], offsets[i + 1]) for i in ix])
         off = np.concatenate([[0], np.cumsum(offsets[ix + 1] - offsets[ix])])
         row = {"cell": key, "decisions": int(len(ix))}
-        for name, p in (("network", pred), ("expert", first), ("uniform", noise)):
+        for name, p in (("network", pred), ("network_raw", raw), ("expert", first), ("uniform", noise)):
             r, hit = regret(p[pick], value[pick], off)
             row[name + "_regret"] = round(r, 3)
             row[name + "_best"] = round(hit, 3)
