@@ -2,9 +2,10 @@
 
 At every decision with more than one option it lists the options search would weigh (`strategies/_features.py`,
 expert's answer first), describes the position and each option by a few dozen features in the game's terms, and plays
-the option a one-hidden-layer network (`strategies/_learned_model.py`) rates best: the network was fitted to the
-values search gave those options (their mean score over sampled deals played out by expert), so it plays what search
-would without playing anything out. Where expert's answer is exact (the two-player endgame solver) or the cards are
+the option a one-hidden-layer network (`strategies/_learned_model.py`, one per family, for two players and for three
+to six) rates best, expert's own unless another beats it by the group's MARGIN: the networks were fitted to the values
+search gave those options (their mean score over sampled deals played out by expert), so it plays what search would
+without playing anything out. Where expert's answer is exact (the two-player endgame solver) or the cards are
 going round (O_QUIET), it plays expert's. `durak learn` regenerates the data and the network from a seed.
 """
 import numpy as np
