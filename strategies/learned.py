@@ -54,10 +54,16 @@ def score(obs, kind, legal, first, cands, nc):
 
 
 @njit(_nrt=False)
-def decide(obs, kind, legal, first):
+def expert_decides(obs, kind):
+    """Expert's answer stands: its endgame solver is exact here, or the cards are going round (its varied play)."""
     if restless(obs):
-        return first
-    if (kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN) and solve_here(obs, _expert._k(obs, XP)):
+        return True
+    return (kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN) and solve_here(obs, _expert._k(obs, XP))
+
+
+@njit(_nrt=False)
+def decide(obs, kind, legal, first):
+    if expert_decides(obs, kind):
         return first
     cands = stack_i64(MAXC)
     nc = options(obs, kind, legal, first, cands, CAP)

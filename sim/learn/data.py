@@ -24,46 +24,30 @@ from sim.core import layout as L
 from sim.core import rules as R
 from sim.core.kernels import apply_any, new_series, start_deal
 from sim.core.lib import mix64, rng_below, seed_stream
-from strategies import expert as _expert
 from strategies import learned as _learned
 from strategies import search as _search
 from strategies._features import MAXC, options
-from strategies._lib import restless, solve_here
 
 PLAYERS = {"expert": 1, "learned": 2}
-XP = np.full(16, _expert.TUNED)
+XP = _learned.XP  # expert's own tables
 
 
 @njit
 def _answer(kind, obs, legal, rng, which):
-    if which == 2:
-        if kind == L.K_ATTACK:
-            return _learned.attack(obs, legal, XP, rng)
-        if kind == L.K_COVER:
-            return _learned.cover(obs, legal, XP, rng)
-        if kind == L.K_THROW_IN:
-            return _learned.throw_in(obs, legal, XP, rng)
-        if kind == L.K_TRANSFER:
-            return _learned.transfer(obs, legal, XP, rng)
-        if kind == L.K_SWAP:
-            return _learned.swap(obs, legal, XP, rng)
-        return _learned.exchange(obs, legal, XP, rng)
+    """The answer of the player of the deals: expert (which 1, as search's playouts call it) or learned (2)."""
+    if which != 2:
+        return _search._policy(kind, obs, legal, XP, rng, 1)
     if kind == L.K_ATTACK:
-        return _expert.attack(obs, legal, XP, rng)
+        return _learned.attack(obs, legal, XP, rng)
     if kind == L.K_COVER:
-        return _expert.cover(obs, legal, XP, rng)
+        return _learned.cover(obs, legal, XP, rng)
     if kind == L.K_THROW_IN:
-        return _expert.throw_in(obs, legal, XP, rng)
+        return _learned.throw_in(obs, legal, XP, rng)
     if kind == L.K_TRANSFER:
-        return _expert.transfer(obs, legal, XP, rng)
+        return _learned.transfer(obs, legal, XP, rng)
     if kind == L.K_SWAP:
-        return _expert.swap(obs, legal, XP, rng)
-    return _expert.exchange(obs, legal, XP, rng)
-
-
-@njit
-def _expert_first(kind, obs, legal, rng):
-    return _answer(kind, obs, legal, rng, 1)
+        return _learned.swap(obs, legal, XP, rng)
+    return _learned.exchange(obs, legal, XP, rng)
 
 
 @njit(nogil=True)
@@ -102,11 +86,9 @@ def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_
             first = _answer(kind, obs, legal, srng, which)
             a = first
             step += 1
-            if rows < cap_rows and rng_below(lrng, 1000) < share * 1000 and not restless(obs):
-                exact = (kind == L.K_ATTACK or kind == L.K_COVER or kind == L.K_THROW_IN) and solve_here(
-                    obs, _expert._k(obs, XP))
-                base = first if which == 1 else _expert_first(kind, obs, legal, srng)
-                nc = 0 if exact else options(obs, kind, legal, base, cands, cap)
+            if rows < cap_rows and rng_below(lrng, 1000) < share * 1000 and not _learned.expert_decides(obs, kind):
+                base = first if which == 1 else _answer(kind, obs, legal, srng, 1)
+                nc = options(obs, kind, legal, base, cands, cap)
                 if nc >= 2:
                     o = obs_out[rows]
                     o[:] = obs

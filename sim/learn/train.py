@@ -18,15 +18,16 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from strategies._features import NF, NP, option, position
+from strategies._features import NF, NP, group, option, position
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "strategies" / "_learned_model.py"
 
 
 @njit
-def _featurize(obs, kind, legal, first, opts, offsets, X):
+def _featurize(obs, kind, legal, first, opts, offsets, X, grp):
     x = np.zeros(NF)
     for i in range(kind.shape[0]):
+        grp[i] = group(obs[i])  # the network that plays this decision, as the player picks it
         position(obs[i], kind[i], x)
         for j in range(offsets[i], offsets[i + 1]):
             option(obs[i], kind[i], legal[i], opts[j], first[i], x)
@@ -39,7 +40,8 @@ def load(paths):
 
 
 def featurize(df):
-    """(X per option, decision index per option, value per option, offsets) of a decisions DataFrame."""
+    """(X per option, decision index per option, value per option, offsets, network group per decision) of a
+    decisions DataFrame."""
     nc = df["n_options"].to_numpy(np.int64)
     offsets = np.zeros(len(df) + 1, dtype=np.int64)
     np.cumsum(nc, out=offsets[1:])
@@ -50,10 +52,11 @@ def featurize(df):
     done = np.repeat(df["sampled"].to_numpy(np.float64), nc)
     value = (esc - fool) / done
     X = np.zeros((len(opts), NF))
+    grp = np.zeros(len(df), dtype=np.int64)
     _featurize(obs, df["kind"].to_numpy(np.int64), df["legal"].to_numpy(np.int64), df["first"].to_numpy(np.int64),
-               opts, offsets, X)
+               opts, offsets, X, grp)
     dec = np.repeat(np.arange(len(df)), nc)
-    return X, dec, value, offsets
+    return X, dec, value, offsets, grp
 
 
 def centred(value, dec, n):
@@ -88,12 +91,8 @@ MARGINS = (0.0, 0.0025, 0.005, 0.01, 0.02, 0.04, 1e9)  # 1e9: always expert's an
 TARGET_SCALE = 5.0  # values differ by hundredths: scaled up, Adam's default step sizes fit them
 
 
-def group_of(family: str, players: int) -> int:
-    """Which network plays a table: one per family, for two players and for more (GROUPS lists them)."""
-    return GROUP_FAMILIES.index(family) * 2 + (1 if players > 2 else 0)
-
-
 GROUP_FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
+# the networks, in the order of strategies._features.group (a family; two players, then three to six)
 GROUPS = tuple(f"{f} {'2' if k == 0 else '3-6'} players" for f in GROUP_FAMILIES for k in (0, 1))
 
 
@@ -163,10 +162,9 @@ def run(files, hidden=64, seed=0, write=False, log=print, max_iter=60) -> dict:
     uniform pick, per cell (network_raw: the network without the margin that keeps expert's answer); write the
     module."""
     df = load(files)
-    X, dec, value, offsets = featurize(df)
+    X, dec, value, offsets, grp = featurize(df)
     y = centred(value, dec, len(df))
     tr, te = split(df, seed)
-    grp = np.array([group_of(f, int(n)) for f, n in zip(df["family"], df["players"])])
     log(f"{len(df):,} decisions, {len(X):,} options; {int(tr.sum()):,} decisions to train on")
     G = len(GROUPS)
     W1, B1, W2, B2 = np.zeros((G, hidden, NF)), np.zeros((G, hidden)), np.zeros((G, hidden)), np.zeros(G)
