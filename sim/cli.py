@@ -1,6 +1,7 @@
 """The `durak` command line: run experiments, rule on positions, benchmark the core."""
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -12,9 +13,36 @@ from pathlib import Path
 import click
 
 from sim.core import rules as R
-from sim.experiments.executors import cli_options as _backend_options
+from sim.experiments import backends
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _backend_options(command):
+    """--backend and --scheduler for a click command; the command body runs with that backend active."""
+    @click.option("--backend", type=click.Choice(["threads", "dask"]), default=None,
+                  help="Where games run: threads in this process (default), or a Dask cluster (a local one of "
+                       f"--threads processes unless --scheduler; needs {backends.DASK_INSTALL}). Results do not depend "
+                       "on it.")
+    @click.option("--scheduler", default=None, metavar="ADDRESS",
+                  help="Address of a running Dask scheduler, e.g. tcp://10.0.0.5:8786 (implies --backend dask; "
+                       "default with --backend dask: $DURAK_SCHEDULER, else a local cluster).")
+    @functools.wraps(command)
+    def wrapper(*args, backend, scheduler, **kw):
+        if backend is None:
+            backend = "dask" if scheduler else "threads"
+        try:
+            b = backends.make_backend(backend, scheduler, kw.get("threads") or None)
+        except backends.BackendError as e:
+            raise click.ClickException(str(e)) from None
+        try:
+            with backends.use(b):
+                return command(*args, **kw)
+        except backends.BackendError as e:
+            raise click.ClickException(str(e)) from None
+        finally:
+            b.close()
+    return wrapper
 
 
 class Fail(click.ClickException):
@@ -505,7 +533,7 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
     """
     from sim.experiments import batch
     from sim.core.dispatch import StrategyError
-    from sim.experiments.experiment import rotate
+    from sim.experiments.paired import rotate
     from sim.referee.narrate import narrate
     rules = _rules(preset, players, toggles)
     if rotation >= players:
@@ -539,7 +567,7 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
     from sim.core import engine as E
     from sim.core.dispatch import StrategyError
     from sim.experiments import batch
-    from sim.experiments.experiment import rotate
+    from sim.experiments.paired import rotate
     from sim.referee import at_error as AE
     try:
         seats = batch.make_lineup(rules, strategies, paths)
@@ -794,7 +822,7 @@ def bench(games, threads, search_games, as_json):
     """Games per second of the compiled core (compile time reported apart) and peak memory."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from sim.experiments import batch
+    from sim.experiments import batch, tasks
     threads = threads or os.cpu_count() or 1
     rows = []
     if not as_json:
@@ -815,7 +843,7 @@ def bench(games, threads, search_games, as_json):
                 list(ex.map(lambda k: runner.play_raw(12345, k * chunk, chunk), range(n_chunks)))
             dt = time.perf_counter() - t0
             row[f"core_{th}t_games_per_s"] = round(n_chunks * chunk / dt)
-        res = batch.run(rules, [strat], games=games, seed=12345, threads=threads)
+        res = tasks.run(rules, [strat], games=games, seed=12345, threads=threads)
         row["end_to_end_games_per_s"] = round(res.tally.games / res.seconds)
         rows.append(row)
         if not as_json:
@@ -869,15 +897,15 @@ def _bench_plugin(games: int) -> dict | None:
 
 def _bench_search(games: int, threads: int) -> dict:
     """Strength and speed of the search player at its default budget."""
-    from sim.experiments import batch
+    from sim.experiments import batch, tasks
     from sim.experiments.report import pct
     from sim.experiments.stats import wilson
     rules = R.resolve("podkidnoy", 2)
     seats = batch.make_lineup(rules, ["rollout", "expert"])
     batch.Runner(rules, seats).play_raw(0, 0, 2)  # compile or load first
     t0 = time.perf_counter()
-    a = batch.run(rules, ["rollout", "expert"], games=games // 2, seed=77, threads=threads).tally
-    b = batch.run(rules, ["expert", "rollout"], games=games // 2, seed=77, threads=threads).tally
+    a = tasks.run(rules, ["rollout", "expert"], games=games // 2, seed=77, threads=threads).tally
+    b = tasks.run(rules, ["expert", "rollout"], games=games // 2, seed=77, threads=threads).tally
     dt = time.perf_counter() - t0
     n = a.finished + b.finished
     fr, fe = int(a.fool[0] + b.fool[1]), int(a.fool[1] + b.fool[0])

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.experiments import batch
+from sim.experiments import batch, tasks
 from sim.core import rules as R
 from sim.cli import main
 from sim.core.records import to_records
@@ -24,8 +24,8 @@ def test_results_do_not_depend_on_chunking(runner_for, family, n):
 
 def test_results_do_not_depend_on_threads_or_chunk_size():
     rules = R.resolve("podkidnoy", 3)
-    a = batch.run(rules, ["random"], games=5000, seed=11, threads=1, chunk=5000).tally
-    b = batch.run(rules, ["random"], games=5000, seed=11, threads=2, chunk=333).tally
+    a = tasks.run(rules, ["random"], games=5000, seed=11, threads=1, chunk=5000).tally
+    b = tasks.run(rules, ["random"], games=5000, seed=11, threads=2, chunk=333).tally
     for f in ("escaped", "drew", "fool", "taken", "places"):
         assert np.array_equal(getattr(a, f), getattr(b, f))
     assert (a.draws, a.bouts, a.games) == (b.draws, b.bouts, b.games)
@@ -113,7 +113,7 @@ BAD = str(Path(__file__).resolve().parent / "fixtures" / "bad_strategies")
 def test_an_illegal_move_names_strategy_seed_game_and_move():
     rules = R.resolve("prostoy_5", 2)
     with pytest.raises(batch.IllegalMoveError) as e:
-        batch.run(rules, ["two-card-lead", "greedy"], games=50, seed=9, threads=1, paths=[BAD])
+        tasks.run(rules, ["two-card-lead", "greedy"], games=50, seed=9, threads=1, paths=[BAD])
     msg = str(e.value)
     assert "'two-card-lead'" in msg and "seed 9" in msg and "game " in msg and "attack with [" in msg
 
@@ -122,7 +122,7 @@ def test_a_strategy_cannot_read_hidden_information():
     """Strategies get only obs; reading past it raises instead of reaching the hands or the talon."""
     rules = R.resolve("podkidnoy", 2)
     with pytest.raises(batch.HiddenInformationError, match="outside its observation"):
-        batch.run(rules, ["spy", "greedy"], games=20, seed=1, threads=1, paths=[BAD])
+        tasks.run(rules, ["spy", "greedy"], games=20, seed=1, threads=1, paths=[BAD])
     res = CliRunner().invoke(main, ["run", "--strategy-path", BAD, "--strategy", "spy", "--strategy", "greedy",
                                     "--games", "20", "--no-save"])
     assert res.exit_code != 0 and "outside its observation" in res.output and "Traceback" not in res.output

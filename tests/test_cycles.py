@@ -12,7 +12,7 @@ import pytest
 from sim.core import layout as L
 from sim.core import rules as R
 from sim.core.machine import Deal
-from sim.experiments import batch
+from sim.experiments import batch, tasks
 from strategies import _lib
 
 
@@ -56,7 +56,7 @@ def test_quiet_is_public_and_sampled_states_keep_it():
     ("podkidnoy", 3, ["advice-002"] * 3),  # 2.3% before
 ])
 def test_library_line_ups_that_cycled_now_finish(family, n, lineup):
-    t = batch.run(R.resolve(family, n), lineup, games=4000, seed=1, threads=1).tally
+    t = tasks.run(R.resolve(family, n), lineup, games=4000, seed=1, threads=1).tally
     assert t.unfinished == 0
 
 

@@ -15,9 +15,10 @@ from click.testing import CliRunner
 from sim.cli import main
 from sim.core import rules as R
 from sim.core.records import to_records
-from sim.experiments import batch, executors
+from sim.experiments import backends, batch, tasks
 from sim.experiments import experiment as X
-from sim.experiments.compare import Arm, Comparison, PairedSums, metric_matrix
+from sim.experiments.compare import Arm, Comparison
+from sim.experiments.paired import PairedSums, metric_matrix
 
 GAMES = 24_000
 
@@ -49,12 +50,12 @@ def cluster(threads_result):
 
 
 def test_a_cluster_of_2_workers_gives_the_threads_result_bit_for_bit_at_any_chunk_size(cluster, threads_result):
-    backend = executors.DaskBackend(client=cluster)
-    with executors.use(backend):
+    backend = backends.DaskBackend(client=cluster)
+    with backends.use(backend):
         for chunk in (2000, 700, 24_000):
             exp = _experiment(chunk=chunk).run()
             assert _summary(exp) == threads_result, chunk
-    assert executors.active().name == "threads"  # the block ended: back to threads
+    assert backends.active().name == "threads"  # the block ended: back to threads
 
 
 def test_the_tasks_give_what_the_core_gives_in_one_call(threads_result):
@@ -71,7 +72,7 @@ def test_the_tasks_give_what_the_core_gives_in_one_call(threads_result):
 
 def test_referee_verification_runs_on_the_workers(cluster):
     t = _experiment(games=6000, verify=1500).run()
-    with executors.use(executors.DaskBackend(client=cluster)):
+    with backends.use(backends.DaskBackend(client=cluster)):
         d = _experiment(games=6000, verify=1500).run()
     assert t.verified == d.verified == 4 and _summary(t) == _summary(d)
 
@@ -79,14 +80,14 @@ def test_referee_verification_runs_on_the_workers(cluster):
 def test_a_cluster_of_1_worker_gives_the_same_result(threads_result):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0") as lc, \
-            distributed.Client(lc) as client, executors.use(executors.DaskBackend(client=client)):
+            distributed.Client(lc) as client, backends.use(backends.DaskBackend(client=client)):
         assert _summary(_experiment(chunk=3000).run()) == threads_result
 
 
 def test_batch_run_and_a_comparison_on_the_cluster_equal_threads(cluster):
     rules = R.resolve("podkidnoy", 2)
-    a = batch.run(rules, ["greedy"], games=9000, seed=3, threads=2, chunk=1000).tally
-    b = batch.run(rules, ["greedy"], games=9000, seed=3, chunk=4000, executor=cluster).tally  # a Client as executor
+    a = tasks.run(rules, ["greedy"], games=9000, seed=3, threads=2, chunk=1000).tally
+    b = tasks.run(rules, ["greedy"], games=9000, seed=3, chunk=4000, executor=cluster).tally  # a Client as executor
     for f in a._SCALAR_FIELDS + a._ARRAY_FIELDS:
         assert np.array_equal(getattr(a, f), getattr(b, f)), f
 
@@ -101,7 +102,7 @@ def test_batch_run_and_a_comparison_on_the_cluster_equal_threads(cluster):
             for arm in (t.a, t.b)]
     direct = PairedSums(mats[0].shape[1])
     direct.add(*mats)
-    with executors.use(executors.DaskBackend(client=cluster)):
+    with backends.use(backends.DaskBackend(client=cluster)):
         d = comparison().run()
     for f in ("n", "sa", "sb", "saa", "sbb", "sab"):
         assert np.array_equal(getattr(t.sums, f), getattr(d.sums, f)), f
@@ -128,7 +129,7 @@ def test_a_run_interrupted_on_threads_resumes_on_the_cluster(cluster, threads_re
             raise KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
         exp.run(progress=stop_after_3)
-    with executors.use(executors.DaskBackend(client=cluster)):
+    with backends.use(backends.DaskBackend(client=cluster)):
         resumed = X.resume(tmp_path / "run").run()
     assert _summary(resumed) == threads_result
     assert len(list((tmp_path / "run" / "chunks").glob("*.npz"))) == GAMES // 2000  # the cluster's chunks saved
@@ -141,18 +142,18 @@ def test_strategy_sources_travel_with_the_task(tmp_path, monkeypatch):
     folder.mkdir()
     (folder / "cautious.py").write_text("NAME = 'cautious'\n")
     (folder / "_helpers.py").write_text("X = 1\n")
-    f = executors.pack_folder(folder)
-    assert executors._local_folder(f) == str(folder)
+    f = tasks.pack_folder(folder)
+    assert tasks._local_folder(f) == str(folder)
     monkeypatch.setenv("DURAK_CACHE_DIR", str(tmp_path / "worker-cache"))
-    elsewhere = executors.StrategyFolder("mine", "/nonexistent/mine", f.digest, f.files)
-    local = executors._local_folder(elsewhere)
+    elsewhere = tasks.StrategyFolder("mine", "/nonexistent/mine", f.digest, f.files)
+    local = tasks._local_folder(elsewhere)
     assert local == str(tmp_path / "worker-cache" / "shipped" / f.digest)
     assert sorted(p.name for p in (tmp_path / "worker-cache" / "shipped" / f.digest).iterdir()) == \
         ["_helpers.py", "cautious.py"]
-    assert executors._local_folder(elsewhere) == local  # written once
+    assert tasks._local_folder(elsewhere) == local  # written once
     (folder / "cautious.py").write_text("NAME = 'cautious'  # edited\n")  # new content, new hash
-    assert executors.pack_folder(folder).digest != f.digest
-    assert executors._local_folder(f) == local  # the folder here changed: the shipped sources are used
+    assert tasks.pack_folder(folder).digest != f.digest
+    assert tasks._local_folder(f) == local  # the folder here changed: the shipped sources are used
 
 
 def test_backend_errors_are_one_line(monkeypatch):
@@ -187,7 +188,7 @@ def test_a_worker_killed_mid_run_loses_only_its_chunks(cluster, threads_result):
         if not killed:
             os.kill(victim, signal.SIGKILL)  # chunks of this worker are in flight: 4 are submitted ahead
             killed.append(done)
-    with executors.use(executors.DaskBackend(client=cluster)):
+    with backends.use(backends.DaskBackend(client=cluster)):
         exp = _experiment(chunk=1000).run(progress=progress)
     assert killed and _summary(exp) == threads_result
     assert victim not in cluster.run(os.getpid).values()

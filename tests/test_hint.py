@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from sim.referee.trace import to_core
 from sim.core import layout as L
 from sim.core.cards import card_name
 from sim.core.machine import Deal
@@ -68,12 +69,12 @@ def test_two_pack_positions_are_refused():
     assert TWO_PACKS
     for ex in TWO_PACKS:
         with pytest.raises(ValueError, match="does not read two-pack positions yet"):
-            H.to_core(ex["family"], ex["toggles"], ex["position"])
+            to_core(ex["family"], ex["toggles"], ex["position"])
 
 
 @pytest.mark.parametrize("ex", COMPARABLE, ids=[e["id"] for e in COMPARABLE])
 def test_converted_position_has_the_referees_legal_options(ex):
-    rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
+    rules, ws = to_core(ex["family"], ex["toggles"], ex["position"])
     st = load_position(ex["family"], ex["toggles"], ex["position"])
     if ex["position"]["table"] and int(ws[L.O_NTABLE]) == 0:
         # the table's bout ends by itself at this position: the core rests at the next bout's lead
@@ -92,7 +93,7 @@ def test_converted_position_has_the_referees_legal_options(ex):
 
 def test_prostoy_defence_options_are_referee_covers():
     for ex in (e for e in EXAMPLES if e["family"] in PROSTOY and e["action"].get("type") == "defend"):
-        rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
+        rules, ws = to_core(ex["family"], ex["toggles"], ex["position"])
         st = load_position(ex["family"], ex["toggles"], ex["position"])
         assert int(ws[L.O_KIND]) == L.K_COVER and int(ws[L.O_ACTOR]) == st.defender
         tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
@@ -125,7 +126,7 @@ def _direct(rules, obs, option, n, seed0):
 
 def test_estimate_is_within_its_interval_of_a_direct_simulation():
     ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
-    rules, ws = H.to_core(ex["family"], ex["toggles"], ex["position"])
+    rules, ws = to_core(ex["family"], ex["toggles"], ex["position"])
     rows = H.estimate(rules, ws, samples=400, playout=0, seed=5)
     assert [r["fool"] for r in rows] == sorted(r["fool"] for r in rows)
     obs = np.zeros(L.O_SIZE, dtype=np.int64)
@@ -141,7 +142,7 @@ def test_hint_uses_only_the_actors_view():
     ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
     full = H.hint(ex, samples=60, seed=2, library=False)
     pos = dict(ex["position"])
-    _, ws = H.to_core(ex["family"], ex["toggles"], pos, seed=2)  # the discard it drew (the format has only a count)
+    _, ws = to_core(ex["family"], ex["toggles"], pos, seed=2)  # the discard it drew (the format has only a count)
     pos["discard"] = [card_name(c) for c in range(36) if (int(ws[L.O_DISCARD]) >> c) & 1]
     other = 1 - full["to_act"]
     pos["hand_sizes"] = {str(other): len(pos["hands"][str(other)])}

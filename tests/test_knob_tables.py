@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
+from sim.referee.trace import to_core
 from sim.core import dispatch
 from sim.core.lib import O_N, O_RULES, O_SIZE
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL
@@ -145,7 +146,6 @@ def test_set_trump_talon_pairs_a_trump_with_a_non_trump_of_its_rank():
     from sim.core import layout as L
     from sim.core.cards import card_name
     from sim.core.machine import Deal
-    from sim.experiments import hint as H
     from strategies._lib import h_attack
     from tests.test_seed_knobs import _position
     X = _module("expert")
@@ -154,7 +154,7 @@ def test_set_trump_talon_pairs_a_trump_with_a_non_trump_of_its_rank():
         rest = [c for c in (r + s for s in "CDHS" for r in ("6", "7", "8", "9", "10", "J", "Q", "K", "A"))
                 if c not in mine]
         hands = [mine] + [rest[i:i + 6] for i in range(0, 30, 6)]
-        rules, ws = H.to_core("prostoy_6", {"teams": "none"}, _position(6, hands, trump="6H"))
+        rules, ws = to_core("prostoy_6", {"teams": "none"}, _position(6, hands, trump="6H"))
         assert int(ws[L.O_KIND]) == L.K_ATTACK and int(ws[L.O_ACTOR]) == 0
         obs = Deal.from_state(rules, ws).observe(0)
         return [sorted(card_name(c) for c in range(36) if (int(h_attack(obs, k)) >> c) & 1)

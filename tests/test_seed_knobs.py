@@ -1,6 +1,6 @@
 """Issue 13 §6, the rest: the seed advice no strategy followed, one switchable knob each, shown on built positions.
 
-Each test builds a position (sim.experiments.hint.to_core, the judge format), asks the strategy for its
+Each test builds a position (sim.referee.trace.to_core, the judge format), asks the strategy for its
 decision with the knob off (the default: today's play) and on, and checks the answer the habit calls for:
 
 - advice-002 ``take_high_attack`` — 002's «лучше принять, чем крыть хорошую, старшую масть» read as written:
@@ -12,12 +12,12 @@ decision with the knob off (the default: today's play) and on, and checks the an
 import numpy as np
 import pytest
 
+from sim.referee.trace import to_core
 from sim.core import dispatch
 from sim.core import layout as L
 from sim.core.cards import card_name, parse_card
 from sim.core.machine import Deal
 from sim.experiments import batch
-from sim.experiments import hint as H
 
 FUNCS = ("attack", "cover", "throw_in", "transfer", "exchange")
 
@@ -66,12 +66,12 @@ def test_take_high_attack_takes_a_ten_led_at_you_that_the_covering_card_rule_wou
     reading at ten takes. Talon 20, so 'many cards still in the pack'."""
     h = 6 if family == "prostoy_6" else 5
     hands = [["JC", "8H", "9D", "7H", "QC", "AH"][:h], ["JD", "8S", "9S", "KH", "10C", "AC"][:h]]
-    rules, ws = H.to_core(family, {}, _position(2, hands, [("10D", None)], talon=20, trump="QS"))
+    rules, ws = to_core(family, {}, _position(2, hands, [("10D", None)], talon=20, trump="QS"))
     assert int(ws[L.O_KIND]) == L.K_COVER
     assert card_name(_decide("advice-002", rules, ws)) == "JD"
     assert _decide("advice-002:take_high_attack=4", rules, ws) == L.NO_CARD
     assert card_name(_decide("advice-002:take_high_attack=5", rules, ws)) == "JD"  # a ten is below a jack
-    rules, ws = H.to_core(family, {}, _position(2, hands, [("10D", None)], talon=8, trump="QS"))
+    rules, ws = to_core(family, {}, _position(2, hands, [("10D", None)], talon=8, trump="QS"))
     assert card_name(_decide("advice-002:take_high_attack=4", rules, ws)) == "JD"  # talon < take_high_talon
 
 
@@ -88,14 +88,14 @@ def _cover_answers(spec, rules, ws):
 
 def test_take_high_attack_leaves_only_the_high_card_with_partial_defence_and_takes_the_set_with_take_all():
     hands = [["6H", "KC"], ["8C", "8D", "JS", "9C", "QD"]]  # the attacker's led set is on the table
-    rules, ws = H.to_core("prostoy_5", {}, _position(2, hands, [("7C", None), ("7D", None), ("10S", None)],
+    rules, ws = to_core("prostoy_5", {}, _position(2, hands, [("7C", None), ("7D", None), ("10S", None)],
                                                      talon=20, trump="AH"))
     off = dict(_cover_answers("advice-002", rules, ws))
     on = dict(_cover_answers("advice-002:take_high_attack=4", rules, ws))
     assert off["10S"] == "JS" and on["10S"] == "take"
     assert on["7C"] != "take" and on["7D"] != "take"  # partial defence: the small cards are still covered
     hands = [h + x for h, x in zip(hands, (["AS"], ["AD"]))]
-    rules, ws = H.to_core("prostoy_6", {}, _position(2, hands, [("7C", None), ("7D", None), ("10S", None)],
+    rules, ws = to_core("prostoy_6", {}, _position(2, hands, [("7C", None), ("7D", None), ("10S", None)],
                                                      talon=20, trump="AH"))
     assert int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]]) != parse_card("10S")  # the ten is not asked first
     assert _cover_answers("advice-002", rules, ws)[0][1] != "take"
@@ -107,12 +107,12 @@ def test_take_high_attack_leaves_only_the_high_card_with_partial_defence_and_tak
 def test_avoid_draw_does_not_lead_the_whole_hand_the_opponent_can_cover_with_his_last_cards(family):
     """Two players, talon empty: 7C 7D 8S (a legal triple) against 9C 9D 10S. The endgame rule leads the whole
     hand; he covers it with all three cards and both go out: a draw. avoid_draw leads the cheapest single."""
-    rules, ws = H.to_core(family, {}, _position(2, [["7C", "7D", "8S"], ["9C", "9D", "10S"]]))
+    rules, ws = to_core(family, {}, _position(2, [["7C", "7D", "8S"], ["9C", "9D", "10S"]]))
     assert int(ws[L.O_KIND]) == L.K_ATTACK
     assert _cards(_decide("advice-002", rules, ws)) == ["7C", "7D", "8S"]
     assert _cards(_decide("advice-002:avoid_draw=1", rules, ws)) == ["7C"]
     # when he cannot cover it all (a ten of spades is not there), the whole hand is no draw: led as before
-    rules, ws = H.to_core(family, {}, _position(2, [["7C", "7D", "8S"], ["9C", "9D", "6S"]]))
+    rules, ws = to_core(family, {}, _position(2, [["7C", "7D", "8S"], ["9C", "9D", "6S"]]))
     assert _cards(_decide("advice-002:avoid_draw=1", rules, ws)) == _cards(_decide("advice-002", rules, ws))
 
 
@@ -124,7 +124,7 @@ def test_endgame_many_leads_the_card_the_neighbour_cannot_beat_with_three_player
     held = {c for h in hands for c in h}
     discard = [card_name(c) for c in range(36) if card_name(c) not in held]
     assert sum(x.endswith("H") for x in discard) == 9
-    rules, ws = H.to_core("prostoy_5", {}, _position(3, hands, discard=discard))
+    rules, ws = to_core("prostoy_5", {}, _position(3, hands, discard=discard))
     assert int(ws[L.O_KIND]) == L.K_ATTACK and int(ws[L.O_DEFENDER]) == 1
     assert _cards(_decide("advice-002", rules, ws)) == ["7C"]
     assert _cards(_decide("advice-002:endgame_many=0.9", rules, ws)) == ["AS"]
@@ -136,13 +136,13 @@ def test_keep_pair_talon_keeps_a_pair_back_and_throws_in_a_single_instead():
     """podkidnoy: 7C covered by 9C; the attacker holds 7D 7S (a pair) and 9D. tactics throws in the cheapest
     (7D); keeping the pair back it throws in the 9D, and with nothing but the pair it passes."""
     hands = [["7D", "7S", "9D", "KS", "AC"], ["8C", "9H", "QS", "10D", "6S"]]
-    rules, ws = H.to_core("podkidnoy", {}, _position(2, hands, [("7C", "9C")], talon=18, trump="6H"))
+    rules, ws = to_core("podkidnoy", {}, _position(2, hands, [("7C", "9C")], talon=18, trump="6H"))
     assert int(ws[L.O_KIND]) == L.K_THROW_IN and int(ws[L.O_ACTOR]) == 0
     assert card_name(_decide("tactics", rules, ws)) == "7D"
     assert card_name(_decide("tactics:keep_pair_talon=0", rules, ws)) == "9D"
     assert card_name(_decide("tactics:keep_pair_talon=19", rules, ws)) == "7D"  # talon 18 < 19: not yet
     hands[0][2] = "JD"
-    rules, ws = H.to_core("podkidnoy", {}, _position(2, hands, [("7C", "9C")], talon=18, trump="6H"))
+    rules, ws = to_core("podkidnoy", {}, _position(2, hands, [("7C", "9C")], talon=18, trump="6H"))
     assert _decide("tactics:keep_pair_talon=0", rules, ws) == L.NO_CARD
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from sim.experiments import batch
+from sim.experiments import batch, tasks
 from sim import referee
 from sim.core import dispatch
 from sim.core import rules as R
@@ -88,7 +88,7 @@ def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
     strategy does not make deals cycle (RUL-22: under 2% unfinished)."""
     for i, (n, toggles, games) in enumerate(MIXES[family]):
         rules = R.resolve(family, n, toggles)
-        t = batch.run(rules, _lineup(name, n), games=games, seed=100 + i, threads=2).tally
+        t = tasks.run(rules, _lineup(name, n), games=games, seed=100 + i, threads=2).tally
         team_size = n // len(rules.teams) if rules.teams else 1
         assert t.invariant_violations == 0
         assert int(t.fool.sum()) == (t.finished - t.draws) * team_size, (name, family, n)
@@ -115,7 +115,7 @@ def test_beats_random_two_players(engine_all, name, family):
     n = 0
     spec = TEST_SPEC.get(name, name)
     for order, me in (([spec, "random"], 0), (["random", spec], 1)):
-        t = batch.run(rules, order, games=10_000, seed=7, threads=2).tally
+        t = tasks.run(rules, order, games=10_000, seed=7, threads=2).tally
         fool += [t.fool[me], t.fool[1 - me]]
         n += t.finished
     lo_me, hi_me = wilson(fool[0], n)
@@ -182,7 +182,7 @@ def test_declared_variants_are_played_legally(engine_all, name, variant):
         n = 2 + i % 3
         rules = R.resolve(fam, n, {"variant": variant})
         games = 40 if name in ("search", "rollout") else 300
-        t = batch.run(rules, _lineup(name, n), games=games, seed=900 + i, threads=2).tally
+        t = tasks.run(rules, _lineup(name, n), games=games, seed=900 + i, threads=2).tally
         assert t.invariant_violations == 0, (fam, n)
         assert t.finished + t.unfinished == games
         r = batch.Runner(rules, batch.make_lineup(rules, _lineup(name, n)))

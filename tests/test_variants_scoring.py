@@ -1,7 +1,7 @@
 """Scenarios of the scoring variants (issue 9, group "scoring"): Pogonny (VAR-PG1) and Ochkovy (VAR-OC1).
 
 Each scenario is played twice: by the reference referee (``sim.referee.game``) and by the compiled core (the
-position rebuilt on the core by ``sim.experiments.hint.to_core``, then the same answers), and both must give the
+position rebuilt on the core by ``sim.referee.trace.to_core``, then the same answers), and both must give the
 counts and the score winners the rulings say (sim/RULINGS.md RUL-60..63).
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ def play(engine, family, toggles, pos, ref_actions, core_answers):
             R.apply(st, a)
         sc = st.scores()
         return sc["points"], sc["pogony"], sc["pogon_top"], None if st.result is None else st.result["score_winners"]
-    from sim.experiments.hint import to_core
+    from sim.referee.trace import to_core
     rules, ws = to_core(family, toggles, pos)
     rv = rules.vector()
     rec = np.zeros(L.F_SIZE, dtype=np.int64)

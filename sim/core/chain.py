@@ -19,7 +19,7 @@ The procedure follows ``sim/RULINGS.md`` RUL-70..RUL-79.
 """
 from numba import njit
 
-from sim.core.kernels import ONE, _ask, _end_throw_bout, _next_active, _open_bout, _play_out, _set_hand, emit
+from sim.core.bout import ONE, _ask, _end_throw_bout, _next_active, _open_bout, _play_out, _set_hand, emit
 from sim.core.layout import (
     F_TAKEN, K_ATTACK, NO_CARD, K_COVER, O_ACTOR, O_ATTACKER, O_CHAIN_BY, O_CHAIN_LEN, O_CHAIN_TOP,
     O_COVER_TARGET, O_DEFENDER, O_KIND, O_KNOWN, O_LIMIT, O_N, O_NTABLE, O_OUT, O_TABLE_ATT, O_TABLE_COV,

@@ -22,6 +22,9 @@ from types import ModuleType
 
 import numba
 
+import sim
+from sim.core.rules import VARIANT_BY_NAME, VARIANTS, variant_played
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_DIR = ROOT / "strategies"
 KINDS = ("attack", "cover", "throw_in", "transfer", "exchange", "swap")
@@ -143,7 +146,6 @@ def info(name: str, paths=()) -> StrategyInfo:
             raise StrategyError(f"strategy {name}: PARAMS[{p!r}] must be (default, low, high, doc)")
     variants = getattr(mod, "VARIANTS", ())
     variants = (variants,) if isinstance(variants, str) else tuple(variants)
-    from sim.core.rules import VARIANT_BY_NAME
     for v in variants:
         if v != "all" and v not in VARIANT_BY_NAME:
             raise StrategyError(f"strategy {name}: VARIANTS names {v!r}, which is not a variant (see `durak rules`)")
@@ -151,20 +153,32 @@ def info(name: str, paths=()) -> StrategyInfo:
         mod, "DESCRIPTION") else mod.DESCRIPTION, tuple(getattr(mod, "FAMILIES", ())), params, defines, variants)
 
 
+def module(name: str, paths=()) -> ModuleType:
+    """A strategy's module by name (library or user folder), guarded as the engine would compile it."""
+    return load_module(info(name, paths).path)
+
+
+def decision(mod: ModuleType, kind_name: str):
+    """A strategy's compiled function for one kind of decision: its own, else greedy's; None for a swap it
+    leaves out (it never swaps, NO_DEFAULT)."""
+    fn = getattr(mod, kind_name, None)
+    if fn is None and kind_name not in NO_DEFAULT:
+        fn = getattr(module("greedy"), kind_name)
+    return fn
+
+
 def supported_variants(si: StrategyInfo) -> list[str]:
     """The played §6 variants a strategy declares it plays legally (its module's VARIANTS)."""
-    from sim.core.rules import VARIANTS, variant_played
     played = [v.name for v in VARIANTS if variant_played(v) and (not si.families or set(v.families) & set(si.families))]
     return played if "all" in si.variants else [v for v in si.variants if v in played]
 
 
 def _digest(paths: list[Path]) -> str:
-    h = hashlib.sha256()
-    h.update(f"{sys.version_info[:2]} numba {numba.__version__}".encode())
-    # shared helper modules next to the strategies (files starting with '_') are compiled into the engine too
+    """An engine's file name: the package's one cache key (sim.core_digest: the core, the library's shared
+    helpers, Python and numba) and the line-up's strategy files with the helpers beside them."""
+    h = hashlib.sha256(sim.core_digest().encode())
     helpers = sorted({h for q in paths for h in Path(q).parent.glob("_*.py")})
-    core = ("engine.py", "kernels.py", "layout.py", "lib.py", "rules.py", "dispatch.py")
-    for p in [Path(__file__).parent / f for f in core] + paths + helpers:
+    for p in list(paths) + helpers:
         h.update(str(p).encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]

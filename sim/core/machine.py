@@ -11,8 +11,9 @@ import numpy as np
 from numba import njit
 
 from sim.core import kernels as K
+from sim.core.bout import conserved
 from sim.core import layout as L
-from sim.core.lib import attack_ok, rng_below, seed_stream
+from sim.core.lib import attack_ok, rng_below, seed_stream, swap_ok
 from sim.core.rules import Rules
 
 
@@ -86,7 +87,6 @@ def _attack_sets(ws, out):
 
 def swap_options(obs, hand: int) -> list[int]:
     """Every legal swap answer (VAR-PO1): masks of up to two hand cards, by the core's own test."""
-    from sim.core.lib import swap_ok
     cards = [c for c in range(36) if (hand >> c) & 1]
     masks = [0] + [1 << c for c in cards] + [(1 << a) | (1 << b) for i, a in enumerate(cards) for b in cards[i + 1:]]
     return [m for m in masks if swap_ok(obs, np.int64(hand), np.int64(m))]
@@ -198,7 +198,7 @@ class Deal:
         return [int(h) for h in self.ws[L.S_HANDS:L.S_HANDS + self.rules.num_players]]
 
     def conserved(self) -> bool:
-        return bool(K.conserved(self.ws, np.int64(self.rules.num_players)))
+        return bool(conserved(self.ws, np.int64(self.rules.num_players)))
 
     @property
     def over(self) -> bool:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core import layout as E
+from sim.core.cards import card_name, cards_of
+from sim.core.layout import KIND_NAMES, SHOW
 
 OUTCOMES = ("escaped", "drew", "fool")
 
@@ -46,3 +48,21 @@ def to_records(raw: np.ndarray) -> np.ndarray:
     out["pogony"] = raw[:, E.F_POGONY:E.F_POGONY + 6]
     out["pogon_top"] = raw[:, E.F_POGON_TOP:E.F_POGON_TOP + 6]
     return out
+
+
+def move_text(kind: int, value: int) -> str:
+    """A strategy's answer (kind, value) in words, as the error fields of a record hold it."""
+    k = KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"kind {kind}"
+    if kind == 0:
+        cards = [card_name(c) for c in cards_of(value)] if 0 < value < (1 << 36) else [f"<mask {value}>"]
+        return f"attack with [{', '.join(cards)}]"
+    if kind == 5:  # K_SWAP (VAR-PO1): a card mask
+        cards = [card_name(c) for c in cards_of(value)] if 0 <= value < (1 << 36) else [f"<mask {value}>"]
+        return f"swap [{', '.join(cards)}]"
+    if value == -1:
+        return {1: "take", 2: "pass", 3: "no transfer"}.get(kind, f"{k} -1")
+    if kind == 3 and SHOW <= value < SHOW + 36:
+        return f"transfer by showing {card_name(value - SHOW)}"
+    if 0 <= value < 36:
+        return f"{k} {card_name(value)}"
+    return f"{k} <{value}>"

@@ -13,7 +13,7 @@ import re
 import sys
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
@@ -21,10 +21,11 @@ import numpy as np
 
 from sim.core import dispatch
 from sim.core import layout as E
-from sim.core.cards import card_name, cards_of
-from sim.core.layout import KIND_NAMES, O_SIZE, SHOW, STATE_SIZE
-from sim.core.records import to_records
+from sim.core.layout import O_SIZE, STATE_SIZE
+from sim.core.records import move_text, to_records
 from sim.core.rules import Rules, resolve
+from sim.experiments.backends import env_seconds
+from sim.referee.trace import make_traces
 
 N_PARAMS = 16
 DEFAULT_CHUNK = 1 << 14
@@ -36,6 +37,11 @@ class IllegalMoveError(RuntimeError):
 
 class HiddenInformationError(IllegalMoveError):
     """A strategy tried to read memory outside its observation."""
+
+
+class ExperimentError(ValueError):
+    """Bad experiment input (games, precision, output folder), a damaged run folder, or a core that the
+    reference referee contradicts."""
 
 
 class LineupError(ValueError):
@@ -239,46 +245,8 @@ class Tally:
         return t
 
 
-@dataclass
-class RunResult:
-    rules: Rules
-    seats: list
-    seed: int
-    games: int
-    deals_per_series: int
-    tally: Tally
-    seconds: float
-    threads: int
-    extra: dict = field(default_factory=dict)
-
-
-def _move_text(kind: int, value: int) -> str:
-    k = KIND_NAMES[kind] if 0 <= kind < len(KIND_NAMES) else f"kind {kind}"
-    if kind == 0:
-        cards = [card_name(c) for c in cards_of(value)] if 0 < value < (1 << 36) else [f"<mask {value}>"]
-        return f"attack with [{', '.join(cards)}]"
-    if kind == 5:  # K_SWAP (VAR-PO1): a card mask
-        cards = [card_name(c) for c in cards_of(value)] if 0 <= value < (1 << 36) else [f"<mask {value}>"]
-        return f"swap [{', '.join(cards)}]"
-    if value == -1:
-        return {1: "take", 2: "pass", 3: "no transfer"}.get(kind, f"{k} -1")
-    if kind == 3 and SHOW <= value < SHOW + 36:
-        return f"transfer by showing {card_name(value - SHOW)}"
-    if 0 <= value < 36:
-        return f"{k} {card_name(value)}"
-    return f"{k} <{value}>"
-
-
 class StrategyFailedError(IllegalMoveError):
     """A strategy raised an exception, or stopped answering (an endless loop)."""
-
-
-def env_seconds(name: str, default: float) -> float:
-    """A duration in seconds from the environment (at least 0.1; the default when unset or not a number)."""
-    try:
-        return max(0.1, float(os.environ.get(name, default)))
-    except ValueError:
-        return default
 
 
 def stall_seconds() -> float:
@@ -443,14 +411,13 @@ class Runner:
             series, deal = int(r[E.F_SERIES]), int(r[E.F_DEAL])
             raise IllegalMoveError(
                 f"strategy {self.seats[seat].label!r} (seat {seat}) made an illegal move in game "
-                f"{int(r[E.F_GAME])} of seed {seed}: {_move_text(int(r[E.F_ERR_KIND]), int(r[E.F_ERR_VALUE]))}. "
+                f"{int(r[E.F_GAME])} of seed {seed}: {move_text(int(r[E.F_ERR_KIND]), int(r[E.F_ERR_VALUE]))}. "
                 f"Replay it with: {self.replay_command(seed, series, deal + 1)} ; "
                 f"see the position and the answer with: {self.replay_command(seed, series, deal + 1)} --at-error")
 
     def trace(self, seed: int, series: int, deals: int = 1, with_raw: bool = False, check: bool = True):
         """Full traces of one series (the referee's format); `check=False` keeps an illegal move's
         trace instead of raising, `with_raw` also returns the raw record rows."""
-        from sim.referee.trace import make_traces
         raw = np.zeros((deals, E.F_SIZE), dtype=np.int64)
         decks = np.zeros((deals, 72 if self.rules.toggles.get("two_packs") else 36), dtype=np.int64)
         rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
@@ -464,30 +431,3 @@ class Runner:
             self.check(raw, seed, deals)
         traces = make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
         return (traces, raw) if with_raw else traces
-
-
-def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0, threads: int | None = None,
-        chunk: int = DEFAULT_CHUNK, deals_per_series: int = 1, paths=(), progress=None, executor=None) -> RunResult:
-    """Play `games` deals and return the tally. `progress(done_games)` is called after every chunk.
-
-    Chunks run as tasks (executors.play_chunk) on the active backend (threads unless inside
-    executors.use(...)), or on `executor`: anything with submit(fn, arg), e.g. a distributed.Client."""
-    from sim.experiments import executors
-    seats = make_lineup(rules, strategies, paths)
-    Runner(rules, seats, paths)  # compile or load here: a strategy that does not compile fails with its message
-    n_series = -(-games // deals_per_series)
-    lu = executors.lineup(rules, seats, paths)
-    tasks = (executors.Chunk(lu, seed, s0, min(chunk, n_series - s0), deals_per_series)
-             for s0 in range(0, n_series, chunk))
-    tally = Tally(rules.num_players)
-    pool = executors.pool(threads) if executor is None else executors.wrap(executor, threads)
-    t0 = time.perf_counter()
-    try:
-        # at most 2 chunks per thread in flight: memory stays flat however many games
-        for out in executors.stream(pool, executors.play_chunk, tasks):
-            tally.merge(Tally.from_arrays(out["tally"]))
-            if progress:
-                progress(tally.games)
-    finally:
-        pool.close()
-    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, pool.threads)

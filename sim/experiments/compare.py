@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from sim.experiments import executors
-from sim.experiments.batch import Runner, Seat
-from sim.experiments.experiment import ExperimentError, git_commit, rotate
+from sim.core import dispatch
 from sim.core.rules import Rules
+from sim.experiments import backends, batch, tasks
+from sim.experiments.batch import ExperimentError, Runner, Seat
+from sim.experiments.experiment import git_commit
+from sim.experiments.paired import DECIDED, HOLDER_NOTE, PairedSums, metric_names, p_two_sided, rotate
 from sim.experiments.report import finish
 from sim.experiments.stats import Z95
 
@@ -33,112 +36,6 @@ class Arm:
     label: str
     rules: Rules
     seats: list[Seat]
-
-
-def _metric_names(arm: Arm, n: int) -> list[tuple[str, str]]:
-    """(key, description) of every per-game metric; role k = the k-th strategy of the line-up."""
-    names = []
-    uniform = len({s.label for s in arm.seats}) == 1
-    for k in range(n):
-        who = f"seat {k}" if uniform else f"role {k} ({arm.seats[k].label})"
-        names.append((f"fool_role{k}", f"fool rate of {who}"))
-        names.append((f"escaped_role{k}", f"escape rate of {who}"))
-    names += [("draw", "draw rate"), ("first_attacker_fool", "fool rate of the first attacker"),
-              ("first_defender_fool", "fool rate of the first defender"),
-              ("six_holder_fool", "fool rate of the player dealt the trump six"),
-              ("ace_holder_fool", "fool rate of the player dealt the trump ace"),
-              ("bouts", "game length (bouts)"), ("fool_cards", "cards left in the fool's hand")]
-    # issue 13 §1: a draw is "not the fool", so a rule that changes the draw rate moves every fool rate; each
-    # fool rate is also given among decided deals (draws left out), and unfinished deals are a metric of their own
-    names += [(f"{k}{DECIDED}", f"{d} among deals decided in both arms") for k, d in names if k in _fool_keys(n)]
-    names += [("unfinished", "unfinished deals (stopped after 1,000 bouts, RUL-22)")]
-    return names
-
-
-DECIDED = "_decided"
-
-
-def _fool_keys(n: int) -> list[str]:
-    return [f"fool_role{k}" for k in range(n)] + ["first_attacker_fool", "first_defender_fool", "six_holder_fool",
-                                                  "ace_holder_fool"]
-
-
-HOLDER_NOTE = ("the holder is the seat the card was dealt to (after the deal, before any exchange); the record "
-               "does not say who held it when it mattered")
-
-
-def first_defender(recs: np.ndarray, n: int, teams) -> np.ndarray:
-    """RUL-5: the first bout's defender, the next seat clockwise of another team."""
-    fa = recs["first_attacker"].astype(np.int64)
-    if teams is None:
-        return (fa + 1) % n
-    ids = np.asarray(teams)
-    fd = (fa + 1) % n
-    same = ids[fd] == ids[fa]
-    fd[same] = (fa[same] + 2) % n
-    return fd
-
-
-def metric_matrix(recs: np.ndarray, n: int, r: int, teams=None) -> np.ndarray:
-    """games x metrics; NaN where a metric does not apply to a game (e.g. no trump six dealt)."""
-    m = np.full((len(recs), 2 * n + 7), np.nan)  # + the decided-deal fool rates and unfinished, appended below
-    fin = ~recs["unfinished"]
-    out = recs["outcome"].astype(np.int64)
-    for k in range(n):
-        seat = (k + r) % n
-        m[:, 2 * k] = out[:, seat] == 2
-        m[:, 2 * k + 1] = out[:, seat] == 0
-    m[:, 2 * n] = recs["draw"]
-    fa = recs["first_attacker"].astype(np.int64)
-    rows = np.arange(len(recs))
-    m[:, 2 * n + 1] = out[rows, fa] == 2
-    fd = first_defender(recs, n, teams)
-    m[:, 2 * n + 2] = out[rows, fd] == 2
-    for col, holder in ((2 * n + 3, "six_holder"), (2 * n + 4, "ace_holder")):
-        h = recs[holder].astype(np.int64)
-        has = h >= 0
-        m[has, col] = out[rows[has], h[has]] == 2
-    m[:, 2 * n + 5] = recs["bouts"]
-    lost = ~recs["draw"]
-    m[lost, 2 * n + 6] = recs["fool_cards"][lost]
-    m[~fin] = np.nan
-    # the fool rates among decided deals (columns in _metric_names order), then the unfinished share
-    fool_cols = [2 * k for k in range(n)] + [2 * n + 1, 2 * n + 2, 2 * n + 3, 2 * n + 4]
-    dec = m[:, fool_cols].copy()
-    dec[recs["draw"].astype(bool)] = np.nan
-    unf = recs["unfinished"].astype(float)[:, None]
-    return np.hstack([m, dec, unf])
-
-
-@dataclass
-class PairedSums:
-    k: int
-    n: np.ndarray = None
-    sa: np.ndarray = None
-    sb: np.ndarray = None
-    saa: np.ndarray = None
-    sbb: np.ndarray = None
-    sab: np.ndarray = None
-
-    def __post_init__(self):
-        for f in ("n", "sa", "sb", "saa", "sbb", "sab"):
-            if getattr(self, f) is None:
-                setattr(self, f, np.zeros(self.k))
-
-    def add(self, a: np.ndarray, b: np.ndarray):
-        ok = ~(np.isnan(a) | np.isnan(b))
-        a = np.where(ok, a, 0.0)
-        b = np.where(ok, b, 0.0)
-        self.n += ok.sum(axis=0)
-        self.sa += a.sum(axis=0)
-        self.sb += b.sum(axis=0)
-        self.saa += (a * a).sum(axis=0)
-        self.sbb += (b * b).sum(axis=0)
-        self.sab += (a * b).sum(axis=0)
-
-
-def _p_two_sided(z: float) -> float:
-    return math.erfc(abs(z) / math.sqrt(2))
 
 
 @dataclass
@@ -164,11 +61,10 @@ class Comparison:
             raise ExperimentError("both arms need a strategy for every seat")
         if self.games < 1:
             raise ExperimentError("--games must be at least 1")
-        self.names = _metric_names(self.a, self.a.rules.num_players)
+        self.names = metric_names(self.a.seats, self.a.rules.num_players)
         self.sums = PairedSums(len(self.names))
 
     def run(self, progress=None) -> "Comparison":
-        import time
         t0 = time.perf_counter()
         n = self.a.rules.num_players
         # role k (the k-th strategy of a line-up) sits at seat (k + r) % n in rotation r, in both arms
@@ -176,20 +72,20 @@ class Comparison:
         shifts = list(range(n)) if self.rotate and not uniform else [0]
         both = [x.name for x in self.a.seats + self.b.seats]  # one engine serves both arms
         Runner(self.a.rules, self.a.seats, self.paths, also=both).play_raw(self.seed, 0, 1)  # compile or load first
-        pairs = [(executors.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both),
-                  executors.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both)) for r in shifts]
+        pairs = [(tasks.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both),
+                  tasks.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both)) for r in shifts]
         per_rot = -(-self.games // len(pairs))
         seed_b = self.seed if self.seed_b is None else self.seed_b
-        # chunks run as tasks on the active backend (threads here, or a Dask cluster: executors.use); each
+        # chunks run as tasks on the active backend (threads here, or a Dask cluster: backends.use); each
         # sends back its paired sums, which are whole numbers, so the total is exact in any order
-        tasks = (executors.PairedChunk(pairs[i][0], pairs[i][1], shifts[i], self.seed, seed_b, s0,
-                                       min(self.chunk, per_rot - s0))
-                 for s0 in range(0, per_rot, self.chunk) for i in range(len(pairs)))
-        pool = executors.pool(self.threads)
-        pool.warm([lu for p in pairs for lu in p])
+        chunks = (tasks.PairedChunk(pairs[i][0], pairs[i][1], shifts[i], self.seed, seed_b, s0,
+                                    min(self.chunk, per_rot - s0))
+                  for s0 in range(0, per_rot, self.chunk) for i in range(len(pairs)))
+        pool = backends.pool(self.threads)
+        pool.warm(tasks.warm, [lu for p in pairs for lu in p])
         done = 0
         try:
-            for out in executors.stream(pool, executors.play_paired, tasks):
+            for out in backends.stream(pool, tasks.play_paired, chunks):
                 done += out.pop("games")
                 for f, v in out.items():
                     setattr(self.sums, f, getattr(self.sums, f) + v)
@@ -216,7 +112,7 @@ class Comparison:
             se_ind = math.sqrt((va + vb) / n)
             z = d / se if se > 0 else (0.0 if d == 0 else math.inf)
             rows.append({"metric": key, "description": desc, "games": int(n), "a": ma, "b": mb, "diff": d,
-                         "lo": d - Z95 * se, "hi": d + Z95 * se, "p": 1.0 if se == 0 and d == 0 else _p_two_sided(z),
+                         "lo": d - Z95 * se, "hi": d + Z95 * se, "p": 1.0 if se == 0 and d == 0 else p_two_sided(z),
                          "mde": (Z95 + Z80) * se, "paired_se": se, "independent_se": se_ind,
                          "narrowing": 1 - se / se_ind if se_ind > 0 else 0.0})
         df = pd.DataFrame(rows).set_index("metric")
@@ -369,17 +265,15 @@ def default_panel() -> list[str]:
     search player joins with `--panel search`: at its default budget it plays some 10 games a second on a
     core, so a settled question's hundreds of thousands of games would take days on one machine (run it
     on a cluster, `--backend dask`, or at a small `--scale`)."""
-    from sim.core import dispatch
     have = set(dispatch.discover())
     return [s for s in ("greedy", "expert") if s in have]
 
 
 def run_panel(ra: Rules, rb: Rules, label_a: str, label_b: str, names: list[str], seed: int, games: int,
               rotate: bool = True, threads: int | None = None, paths: tuple = (), progress=None) -> dict:
-    """Issue 13 §2: the same two rule sets played by each panel strategy in every seat, on the same deals.
+    """The same two rule sets played by each panel strategy in every seat, on the same deals.
     Returns strategy -> Comparison (run). Used by `durak compare --panel` and `durak settle`.
     progress(comparison) is called before each run (e.g. to attach a progress bar)."""
-    from sim.experiments import batch
     results = {}
     for name in names:
         c = Comparison(Arm(label_a, ra, batch.make_lineup(ra, [name], paths)),

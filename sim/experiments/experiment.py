@@ -24,17 +24,15 @@ import numpy as np
 import pandas as pd
 
 import sim
-from sim.experiments import batch, executors
-from sim.experiments.batch import Runner, Seat, Tally
+from sim.experiments import backends, batch, tasks
+from sim.experiments.batch import ExperimentError, Runner, Seat, Tally  # noqa: F401  (ExperimentError re-exported)
 from sim.core.rules import Rules, resolve
+from sim.experiments.paired import rotations
 from sim.experiments.stats import wilson
+from sim.referee.schema import problem
 
 ROOT = Path(__file__).resolve().parents[2]
 RATES = ("escaped", "drew", "fool")
-
-
-class ExperimentError(ValueError):
-    """Bad experiment input (sizes, output folder, resume mismatch)."""
 
 
 CHUNK_FORMAT = "durak-sim chunk 2"
@@ -66,7 +64,6 @@ METADATA_SCHEMA = {
 
 def schema_problem(doc, schema, where: str) -> str | None:
     """The first problem of `doc` against a JSON schema, as '<where> at $.a.b: message' (None if valid)."""
-    from sim.referee.schema import problem
     found = problem(doc, schema)
     return None if found is None else f"{where} at {found}"
 
@@ -108,24 +105,6 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def rotate(seats: list, r: int) -> list:
-    """The line-up turned r seats clockwise: strategy k sits at seat (k + r) mod n."""
-    n = len(seats)
-    return [seats[(s - r) % n] for s in range(n)]
-
-
-def rotations(seats: list[Seat], rotate_seats: bool = True) -> list[list[Seat]]:
-    """Distinct rotations of the line-up through the seats (just the line-up without rotation)."""
-    if not rotate_seats:
-        return [list(seats)]
-    out = []
-    for r in range(len(seats)):
-        lineup = rotate(seats, r)
-        if lineup not in out:
-            out.append(lineup)
-    return out
-
-
 @functools.lru_cache(maxsize=1)
 def git_commit() -> str | None:
     try:
@@ -133,6 +112,41 @@ def git_commit() -> str | None:
                               timeout=5).stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         return None
+
+
+class _ChunkJobs:
+    """Experiment.run's hook: its chunks as tasks on the active backend; results as (Tally, records)."""
+
+    def __init__(self, exp, threads: int | None = None):
+        self.exp = exp
+        self.lineups = [tasks.lineup(exp.rules, lu, exp.paths, exp.also) for lu in exp.lineups]
+        self.pool = backends.pool(threads)
+        self.pool.warm(tasks.warm, self.lineups)
+        self.width = self.pool.width
+
+    def submit(self, c: int, r: int):
+        e = self.exp
+        task = tasks.Chunk(self.lineups[r], e.seed, c * e.chunk, e.series_in_round(c), e.deals_per_series,
+                     e.records, e.verify)
+        return _Result(self.pool.submit(tasks.play_chunk, task), e)
+
+    def close(self):
+        self.pool.close()
+
+
+class _Result:
+    """A future whose result() is (Tally, records or None), counting verified series into the experiment."""
+
+    def __init__(self, fut, exp):
+        self.fut = fut
+        self.exp = exp
+
+    def result(self):
+        out = self.fut.result()
+        self.fut = None  # let the cluster drop the result
+        if out["verified"]:
+            self.exp.verified += out["verified"]
+        return Tally.from_arrays(out["tally"]), out["records"]
 
 
 @dataclass
@@ -191,7 +205,8 @@ class Experiment:
         """Rounds of chunks for a fixed game count (None in precision mode)."""
         return None if self.games is None else -(-self._total_series() // self.chunk)
 
-    def _series_in_round(self, c: int) -> int:
+    def series_in_round(self, c: int) -> int:
+        """Series each line-up plays in round c (the last round of a fixed game count may be short)."""
         if self.games is None:
             return self.chunk
         return min(self.chunk, self._total_series() - c * self.chunk)
@@ -226,7 +241,7 @@ class Experiment:
         """What a chunk file must say about itself: which run, which chunk, which line-up, how many series."""
         return {"format": CHUNK_FORMAT, "rules_digest": rules_digest(self.rules), "seed": self.seed,
                 "chunk": c, "rotation": r, "lineup": [s.label for s in self.lineups[r]],
-                "first_series": c * self.chunk, "series": self._series_in_round(c),
+                "first_series": c * self.chunk, "series": self.series_in_round(c),
                 "deals_per_series": self.deals_per_series}
 
     def _save_chunk(self, c: int, r: int, tally: Tally, recs):
@@ -334,8 +349,8 @@ class Experiment:
     def _run(self, progress=None) -> "Experiment":
         # compile or load the engine first (every rotation shares it): games/s excludes it
         Runner(self.rules, self.lineups[0], self.paths, also=self.also).warm(self.compile_notice)
-        # chunks run as tasks on the active backend: threads here, or a Dask cluster (executors.use)
-        jobs = executors.ChunkJobs(self, self.threads)
+        # chunks run as tasks on the active backend: threads here, or a Dask cluster (backends.use)
+        jobs = _ChunkJobs(self, self.threads)
         threads = jobs.width
         if self.on_ready:
             self.on_ready(self.games_played)  # e.g. the progress bar's games/s clock starts here

@@ -14,12 +14,16 @@ import sys
 
 import numpy as np
 
+from sim.core import dispatch
 from sim.core import layout as L
+from sim.core.cards import SUITS as SUIT_CHARS
 from sim.core.cards import card_name, parse_card
 from sim.core.lib import seed_stream
 from sim.core.machine import Deal
 from sim.experiments import hint as H
+from sim.experiments.batch import parse_strategy
 from sim.referee import game as G
+from sim.referee.narrate import narrate
 from sim.referee.trace import decode_actions, decode_shuffles
 
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
@@ -52,8 +56,6 @@ class Opponent:
     """A library strategy called from Python with its default (or given) parameters."""
 
     def __init__(self, spec: str, seat: int, seed: int):
-        from sim.core import dispatch
-        from sim.experiments.batch import parse_strategy
         s = parse_strategy(spec)
         self.name = s.label
         self.mod = dispatch.load_module(dispatch.info(s.name).path)
@@ -64,10 +66,9 @@ class Opponent:
         seed_stream(self.rng, np.int64(seed), np.int64(seat), np.int64(11))
 
     def answer(self, deal: Deal, seat: int, kind: int) -> int:
-        from strategies import greedy
-        fn = getattr(self.mod, L.KIND_NAMES[kind], None) or getattr(greedy, L.KIND_NAMES[kind])
-        if kind == L.K_SWAP and not hasattr(self.mod, "swap"):
-            return 0  # a strategy without a swap function never swaps (sim.core.dispatch.NO_DEFAULT)
+        fn = dispatch.decision(self.mod, L.KIND_NAMES[kind])
+        if fn is None:
+            return 0  # a strategy without a swap function never swaps
         obs = deal.observe(seat)
         obs.flags.writeable = False
         return int(fn(obs, np.int64(deal.ws[L.S_LEGAL]), self.params, self.rng))
@@ -107,7 +108,6 @@ class Game:
         tc = int(ws[L.O_TRUMP_CARD])
         tin = "under the talon" if ws[L.O_TRUMP_IN_TALON] else "drawn"
         self.say("")
-        from sim.core.cards import SUITS as SUIT_CHARS
         trump_txt = (f"trump {self.c(tc)} ({tin})" if tc >= 0 and trump == (tc & 3) else
                      f"trump suit {SUIT_CHARS[trump] if trump >= 0 else 'none'}"
                      + (f", turned {self.c(tc)} ({tin})" if tc >= 0 else ""))
@@ -280,7 +280,6 @@ class Game:
         return "you escaped; the fool: " + ", ".join(self.who(s) for s in fools)
 
     def replay_lines(self) -> list[str]:
-        from sim.referee.narrate import narrate
         return narrate(self.trace(), self.names)
 
 

@@ -13,12 +13,12 @@ import time
 
 import numpy as np
 
+from sim.core import dispatch
 from sim.core import layout as L
 from sim.core import rules as R
 from sim.core.machine import Deal
-from sim.experiments import batch
-
-Z95 = 1.959963984540054
+from sim.experiments import tasks
+from sim.experiments.stats import Z95
 
 
 def diff_interval(fs: int, fo: int, games: int, n: int):
@@ -41,7 +41,7 @@ def head_to_head(family: str, n: int, spec: str, opp: str, games: int, seed: int
     for k in range(n):
         lineup = [opp] * n
         lineup[k] = spec
-        t = batch.run(rules, lineup, games=per, seed=seed, threads=threads).tally
+        t = tasks.run(rules, lineup, games=per, seed=seed, threads=threads).tally
         fs += int(t.fool[k])
         fo += int(t.fool.sum() - t.fool[k])
         g += t.finished
@@ -58,8 +58,7 @@ def head_to_head(family: str, n: int, spec: str, opp: str, games: int, seed: int
 def decision_timing(family: str, n: int = 2, samples: int = 24, candidates: int = 10, playout: int = 0,
                     decisions: int = 200, seed: int = 3) -> dict:
     """Play deals with search in every seat (from Python, one core) and time each searched decision."""
-    from strategies import search as S
-    from strategies import expert as X
+    S, X = dispatch.module("search"), dispatch.module("expert")
     rules = R.resolve(family, n)
     params = np.zeros(16)
     params[:3] = (samples, candidates, playout)

@@ -6,4 +6,5 @@ actions; ``narrate`` tells a deal move by move. ``from sim import referee`` give
 module's names and ``judge``/``format_judgement``.
 """
 from sim.referee.game import *  # noqa: F401,F403
+from sim.referee import chain  # noqa: F401  (plugs the chain bout into game.BOUT_RULES)
 from sim.referee.judge import format_judgement, judge  # noqa: F401

@@ -12,6 +12,8 @@ import numpy as np
 from sim.core import layout as E
 from sim.core.cards import card_name, cards_of
 from sim.core.lib import SHOW
+from sim.core.records import move_text
+from sim.core.rules import resolve
 from sim.referee import game as G
 
 
@@ -44,8 +46,6 @@ def answer_as_action(kind: int, value: int, seat: int) -> dict | None:
 
 def at_error(trace: dict, rec: np.ndarray, seat_names: list[str]) -> dict:
     """The referee's position just before the illegal answer, the answer, and the referee's ruling."""
-    from sim.core.rules import resolve
-    from sim.experiments.batch import _move_text
     rules = resolve(trace["family"], trace["num_players"], dict(trace["toggles"]))
     later = trace.get("deal", 0) > 0
     st = G.new_deal(rules, trace["deck"], trace["dealer"], later_deal=later,
@@ -62,7 +62,7 @@ def at_error(trace: dict, rec: np.ndarray, seat_names: list[str]) -> dict:
     ruling = G.check(st, action).as_dict() if action else None
     return {"family": trace["family"], "toggles": trace["toggles"], "seed": trace["seed"],
             "game_index": trace["game_index"], "deal": trace.get("deal", 0), "seat": seat,
-            "strategy": seat_names[seat], "answer": _move_text(kind, value), "action": action,
+            "strategy": seat_names[seat], "answer": move_text(kind, value), "action": action,
             "ruling": ruling, "actions_before": len(trace["actions"]), "position": st.to_position()}
 
 

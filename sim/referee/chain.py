@@ -19,6 +19,8 @@ the player the chain ended at last), going out, the result, the next roles.
 """
 from __future__ import annotations
 
+import sys
+
 from sim.core.cards import N_CARDS, card_name, rank_of, suit_of
 from sim.referee import game as G
 
@@ -205,3 +207,6 @@ def do(st, a: dict) -> list[dict]:
     else:
         st.defender = st.next_active(p)
     return events
+
+
+G.BOUT_RULES.update({"chain_road": sys.modules[__name__], "chain_chinese": sys.modules[__name__]})

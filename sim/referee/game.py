@@ -615,7 +615,8 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     elif len(pack) != N_CARDS or len(set(pack)) != N_CARDS:
         raise ValueError(f"the deck must be the {N_CARDS} distinct cards of the pack (C-1), got {len(pack)} "
                          f"cards, {len(set(pack))} distinct")
-    n, h = st.n, chain.deal_size(st, st.toggles["hand_size"])
+    bout_rule = _bout_rule(st)
+    n, h = st.n, bout_rule.deal_size(st, st.toggles["hand_size"]) if bout_rule else st.toggles["hand_size"]
     if not 0 <= dealer < n:
         raise ValueError(f"dealer {dealer} is not a seat 0..{n - 1}")
     st.dealer = dealer
@@ -663,8 +664,8 @@ def new_deal(rules: Rules, deck: list, dealer: int, *, later_deal: bool = False,
     st.attacker = _first_attacker(st, later_deal, previous_fool)
     st.defender = st.defender_for(st.attacker)
     st.bout_opener = st.attacker
-    if chain.on(st):  # VAR-DR1 / VAR-CN1: the chain bout's deal (sim/referee/chain.py)
-        chain.after_deal(st)
+    if bout_rule:  # VAR-DR1 / VAR-CN1: the chain bout's deal (sim/referee/chain.py)
+        bout_rule.after_deal(st)
     return st
 
 
@@ -1473,8 +1474,8 @@ def check(state: State, action: dict) -> Verdict:
         return v
     if not isinstance(action, dict):
         return Verdict(False, "RUL-1", f"an action must be an object with a 'type', got {action!r}")
-    if chain.on(state):
-        return chain.check(state, action)
+    if _bout_rule(state):
+        return _bout_rule(state).check(state, action)
     kind = action.get("type")
     checker = _CHECKERS.get(kind)
     if checker is None:
@@ -1511,8 +1512,8 @@ def _do(st: State, a: dict) -> list[dict]:
         for step in a["sequence"]:
             events.extend(_do(st, step))
         return events
-    if chain.on(st):
-        return chain.do(st, a)
+    if _bout_rule(st):
+        return _bout_rule(st).do(st, a)
     kind = a["type"]
     p = int(a["player"])
     if kind == "attack" and a.get("from_talon"):
@@ -1968,4 +1969,12 @@ def replay(trace: dict) -> dict:
     return mine
 
 
-from sim.referee import chain  # noqa: E402  (the chain bout builds on the referee above)
+# ---- bout rules of their own ------------------------------------------------------------------
+# A bout played by other rules (chain beating, VAR-DR1 / VAR-CN1) plugs in here: sim/referee/chain.py,
+# which builds on this module, registers itself for its bout_rule values when the package loads it.
+BOUT_RULES: dict = {}  # bout_rule toggle value -> a module with deal_size, after_deal, check, do
+
+
+def _bout_rule(st):
+    """The module that plays this deal's bouts when they are not the standard bout (else None)."""
+    return BOUT_RULES.get(st.t("bout_rule", "standard"))

@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from sim import referee
 from sim.core.cards import SUITS
+from sim.core.rules import resolve
 
 SUIT_NAMES = dict(zip(SUITS, ("clubs", "diamonds", "hearts", "spades")))
 
 
 def narrate(trace: dict, seat_names: list[str]) -> list[str]:
     """Readable lines for one traced deal (the referee replays it and its events are told)."""
-    from sim.core.rules import resolve
     toggles = {k: v for k, v in trace["toggles"].items()}
     rules = resolve(trace["family"], trace["num_players"], toggles)
     later = trace.get("deal", 0) > 0
