@@ -419,7 +419,7 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
 
 def _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, paths, games, seed, threads,
                    rotate, metric, panel, out, no_save, as_json):
-    """issue 13 §2: the same question for each strategy of the panel, then whether the answer holds across it."""
+    """The same question for each strategy of the panel, then whether the answer holds across it."""
     from sim.experiments import batch
     from sim.experiments.compare import default_metric, default_panel, panel_verdict, run_panel
     from sim.core.dispatch import StrategyError
@@ -608,14 +608,18 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
 @click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
               help="Strategies each rule question is answered for, each playing every seat (repeatable; "
                    "default: greedy, expert; add --panel search for the search player, slow at scale 1).")
-def settle(name, scale, seed, threads, out, write_results, panel):
+@click.option("--question-path", "paths", multiple=True, type=click.Path(file_okay=False),
+              help="A folder of your own question files, besides the library's questions/ (repeatable; "
+                   "README.md, \"Your own question\").")
+def settle(name, scale, seed, threads, out, write_results, panel, paths):
     """Regenerate a settled argument (or `all` of them) into a run folder, or into results/NAME with
     --write-results."""
     from sim.experiments import settle as S
-    names = list(S.QUESTIONS) if name == "all" else [name]
+    found = S.questions(paths)
+    names = list(found) if name == "all" else [name]
     for n in names:
-        if n not in S.QUESTIONS:
-            raise click.BadParameter(f"unknown question {n!r}; choose one of: all, {', '.join(S.QUESTIONS)}",
+        if n not in found:
+            raise click.BadParameter(f"unknown question {n!r}; choose one of: all, {', '.join(found)}",
                                      param_hint="'NAME'")
     if out is not None and write_results:
         raise click.BadParameter("give --out DIR or --write-results, not both", param_hint="'--out'")
@@ -633,10 +637,11 @@ def settle(name, scale, seed, threads, out, write_results, panel):
         root = out or Path.cwd() / "results" / "runs" / f"{stamp}-settle"
     for n in names:
         t0 = time.time()
-        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root, panel=names_panel)
+        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root, panel=names_panel,
+                          paths=paths)
         verdict = json.loads((folder / "summary.json").read_text())["verdict"]
         click.echo(f"{n}: {verdict}\n  -> {folder} ({time.time() - t0:.0f} s)")
-    S.write_index(root)
+    S.write_index(root, paths)
 
 
 @main.command()
@@ -915,7 +920,7 @@ def _bench_search(games: int, threads: int) -> dict:
             "expert_fool": pct(fe / n, *map(float, wilson(fe, n))), "draws": n - fr - fe}
 
 
-# ---- issue 14: durak hint, durak play ------------------------------------------------------------
+# ---- durak hint, durak play ----------------------------------------------------------------------
 @main.command()
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--budget", default="normal", show_default=True,
@@ -983,7 +988,7 @@ def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, a
         P.run(rules, seat, list(strategies) or ["expert"], seed, games, ascii_only, hint_samples=hint_budget)
     except (ValueError, LineupError) as e:
         raise Fail(str(e)) from None
-# ---- end of issue 14 block -------------------------------------------------------------------------
+# ---- end of hint and play -------------------------------------------------------------------------
 
 
 @main.group()

@@ -167,6 +167,14 @@ BAD_INPUTS = [
     (["settle", "trump-six-exchange", "--out", "/proc/durak-settle"], "--out", None),
     (["settle", "trump-six-exchange", "--out", "{tmp}/x", "--write-results"], "--write-results", None),
     (["settle"], "NAME", None),
+    (["settle", "--question-path", "{tmp}/nope", "x"], "nope", None),
+    (["settle", "--question-path", "{tmp}/file.py", "x"], "--question-path", {"file.py": "x = 1\n"}),
+    (["settle", "--question-path", "{tmp}/q", "x"], "has no TITLE", {"q/x.py": "QUESTION = 'Why?'\n"}),
+    (["settle", "--question-path", "{tmp}/q", "x"], "missing GAMES", {"q/x.py": "TITLE = QUESTION = 'Why?'\n"
+                                                                       "SETTINGS = []\nA = B = {}\n"}),
+    (["settle", "--question-path", "{tmp}/q", "x"], "failed to import", {"q/x.py": "TITLE = 'Why?\n"}),
+    (["settle", "--question-path", "{tmp}/q", "x"], "run must be a function",
+     {"q/x.py": "TITLE = QUESTION = 'Why?'\nrun = 3\n"}),
     # ---- rules / strategies ---------------------------------------------------------------------------
     (["rules", "--players", "3"], "--players", None),
     (["rules", "extra"], "extra", None),

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("sim", "strategies", "research")
+PACKAGES = ("sim", "strategies", "questions", "research")
 
 # part -> the parts it may import (besides its own). Strategies and the referee stand side by side on the
-# core, each knowing nothing of the other; the experiments reach strategies only by name (sim.core.dispatch).
+# core, each knowing nothing of the other; the experiments reach strategies only by name (sim.core.dispatch)
+# and questions only by file (sim.experiments.settle).
 ALLOWED = {
     "sim": set(),
     "sim.core": {"sim"},
@@ -25,6 +26,8 @@ ALLOWED = {
     "sim.learn": {"sim", "sim.core", "sim.referee", "sim.experiments", "strategies"},
     "sim.api": {"sim", "sim.core", "sim.referee", "sim.experiments"},
     "sim.cli": {"sim", "sim.core", "sim.referee", "sim.experiments", "sim.learn", "sim.api"},
+    # the settled questions: hooks over the experiments; the framework (sim.experiments.settle) loads them by path
+    "questions": {"sim", "sim.core", "sim.referee", "sim.experiments"},
     "research": {"sim", "sim.core", "sim.referee", "sim.experiments", "sim.learn", "sim.api", "strategies"},
 }
 # modules that import nothing of the project: the backends know tasks only as functions and values
@@ -127,6 +130,9 @@ def test_no_import_cycles():
     ({"sim.core.rules": {"sim.experiments.batch"}}, "up a layer"),
     ({"sim.experiments.batch": {"sim.experiments.tasks"}}, "a cycle"),
     ({"sim.experiments.hint": {"strategies.search"}}, "a strategy by import"),
+    ({"sim.experiments.settle": {"questions.vdogonku"}}, "a question by import"),
+    ({"questions.vdogonku": {"strategies.greedy"}}, "a question importing a strategy"),
+    ({"questions.vdogonku": {"sim.cli"}}, "a question importing the command line"),
 ])
 def test_the_checks_catch_a_back_import(extra, why):
     """A deliberately added back-import fails one of the checks above."""

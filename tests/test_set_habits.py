@@ -1,4 +1,4 @@
-"""Issue 13 §6: the set-lead habits differ from a common base in exactly the habit named, one knob each."""
+"""The set-lead habits differ from a common base in exactly the habit named, one knob each."""
 import pytest
 
 from sim.core import rules as R
@@ -50,10 +50,11 @@ def test_singles_first_plays_greedys_game_and_a_habit_changes_it(family):
 
 def test_the_settled_set_lead_question_changes_one_knob_at_a_time_on_two_bases(tmp_path):
     from sim.experiments import settle as S
-    for base, specs in S.SET_BASES.items():
-        assert list(specs) == S.SET_HABITS
-    for habit, with_, without in S.SET_STEPS[:3]:  # the last step is the whole 002 rule (two knobs), named so
-        a, b = S.SET_BASES["expert"][with_], S.SET_BASES["expert"][without]
+    Q = S.QUESTIONS["singles-vs-triples"].module  # questions/singles_vs_triples.py
+    for base, specs in Q.SET_BASES.items():
+        assert list(specs) == Q.SET_HABITS
+    for habit, with_, without in Q.SET_STEPS[:3]:  # the last step is the whole 002 rule (two knobs), named so
+        a, b = Q.SET_BASES["expert"][with_], Q.SET_BASES["expert"][without]
 
         def knobs(spec):
             return dict(x.split("=") for x in spec.split(":")[1].split(","))

@@ -1,6 +1,8 @@
 """`durak settle` regenerates a results folder: README with question, command, verdict; data; plot."""
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from sim.experiments import settle as S
@@ -12,7 +14,7 @@ def test_settle_writes_a_complete_folder_and_index(tmp_path):
     readme = (folder / "README.md").read_text()
     assert "**The question.**" in readme and "**The answer.**" in readme
     assert "durak settle trump-six-exchange --scale 0.002" in readme
-    for strat in ("greedy", "expert"):  # issue 13 §2: one table and plot per panel strategy
+    for strat in ("greedy", "expert"):  # one table and plot per panel strategy
         assert (folder / f"compare-prostoy_5-2p-{strat}.png").stat().st_size > 1000
         assert (folder / f"compare-prostoy_5-2p-{strat}.csv").exists()
     summary = json.loads((folder / "summary.json").read_text())
@@ -69,7 +71,7 @@ def _answer(readme: str) -> str:
 
 
 def test_settle_answers_each_question_per_panel_line_up_and_says_whether_it_holds(tmp_path):
-    """issue 13 §2-4: a rule question is answered for every panel strategy (each playing every seat), the plain
+    """A rule question is answered for every panel strategy (each playing every seat), the plain
     answer comes first and opens with yes/no/it depends, sizes in games out of 100, says whether the answer holds
     across the panel, and names the unfinished deals; the headline tables carry draws and unfinished deals."""
     folder = S.settle("vdogonku", scale=0.002, root=tmp_path, panel=["greedy", "expert"])
@@ -77,7 +79,7 @@ def test_settle_answers_each_question_per_panel_line_up_and_says_whether_it_hold
     answer = _answer(readme)
     assert readme.index("**The answer.**") < readme.index("## Numbers")
     # "Only in some settings" is rule_verdict's fourth answer (tests/test_plain.py); which one this tiny run gives
-    # depends on how the panel plays (it changed when expert got stronger, issue 14)
+    # depends on how the panel plays (it changed when expert got stronger)
     assert answer.split("**The answer.** ")[1].startswith(("Yes", "No", "It depends", "Only in some settings"))
     for where in ("2 players", "3 players", "4 players"):
         for strat in ("greedy", "expert"):
@@ -125,3 +127,71 @@ def test_compare_and_settle_share_one_panel_runner(tmp_path, monkeypatch):
     assert all(arm["strategies"] == ["expert", "expert"] for arm in meta["arms"])
     S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "s", panel=["greedy", "expert"])
     assert calls == [["greedy", "expert"]] * 3
+
+
+LIBRARY_ORDER = ["trump-six-exchange", "first-attacker", "singles-vs-triples", "partial-defence", "first-bout-limit",
+                 "vdogonku", "six-beats-ace", "transfer-first-bout", "draws", "skill", "no-trump-draws",
+                 "tryoshka-first-attacker", "pustoy-length", "ochkovy-fool"]
+
+
+def test_the_questions_are_the_files_of_the_library_folder_in_their_order():
+    """One module per question in questions/ (file name = folder name, underscores for dashes), found by file;
+    `durak settle all` and the index keep their order (ORDER)."""
+    files = sorted(p.stem.replace("_", "-") for p in S.LIBRARY.glob("*.py") if not p.name.startswith("_"))
+    assert list(S.QUESTIONS) == LIBRARY_ORDER and sorted(S.QUESTIONS) == files
+    assert all(q.path.parent == S.LIBRARY for q in S.QUESTIONS.values())
+    assert [n for n, q in S.QUESTIONS.items() if not q.panel] == ["singles-vs-triples", "skill"]
+
+
+def _readme_example() -> str:
+    """The question file of README.md's "Your own question"."""
+    text = (Path(S.ROOT) / "README.md").read_text()
+    section = text.split("## Your own question", 1)[1].split("\n## ", 1)[0]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_question_runs_from_a_folder_of_ones_own(tmp_path):
+    code = _readme_example()
+    assert len(code.strip().splitlines()) <= 20
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "six_gift.py").write_text(code)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(main, ["settle", "--question-path", str(tmp_path / "mine"), "six-gift", "--scale",
+                                    "0.002", "--panel", "greedy", "--threads", "2", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    summary = json.loads((out / "six-gift" / "summary.json").read_text())
+    readme = (out / "six-gift" / "README.md").read_text()
+    assert summary["verdict"].startswith(("Yes", "No", "It depends", "Only in some settings"))
+    assert f"**The answer.** {summary['verdict']}" in readme and "podkidnoy, 2 players, greedy play" in readme
+    assert f"durak settle --question-path {tmp_path / 'mine'} six-gift --scale 0.002 --panel greedy" in readme
+    assert (out / "six-gift" / "compare-podkidnoy-2p-greedy.png").exists()
+    index = (out / "README.md").read_text()
+    assert "six-gift/README.md" in index and "trump-six-exchange/README.md" in index
+
+
+@pytest.mark.parametrize("text, missing", [
+    ('QUESTION = "Is it?"\ndef run(ctx):\n    return "Yes."\n', "has no TITLE"),
+    ('TITLE = "Is it?"\nQUESTION = "Really?"\n', "has neither run(ctx) nor the compare hooks"),
+    ('TITLE = "Is it?"\nQUESTION = "Really?"\nSETTINGS = [("podkidnoy", 2)]\nA = {}\n',
+     "is missing B, GAMES, METRICS, answer"),
+    ('TITLE = "Is it?"\nQUESTION = "Really?\n', "failed to import"),
+])
+def test_a_question_file_off_the_template_gets_a_one_line_error(tmp_path, text, missing):
+    (tmp_path / "q").mkdir()
+    (tmp_path / "q" / "broken_one.py").write_text(text)
+    res = CliRunner().invoke(main, ["settle", "--question-path", str(tmp_path / "q"), "broken-one",
+                                    "--out", str(tmp_path / "out")])
+    assert res.exit_code not in (0, None) and isinstance(res.exception, SystemExit), res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1, res.output
+    assert res.output.startswith("Error: question file ") and str(tmp_path / "q" / "broken_one.py") in res.output
+    assert missing in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_question_may_not_take_a_library_name_or_a_missing_folder(tmp_path):
+    (tmp_path / "q").mkdir()
+    (tmp_path / "q" / "vdogonku.py").write_text('TITLE = "?"\nQUESTION = "?"\ndef run(ctx):\n    return "Yes."\n')
+    res = CliRunner().invoke(main, ["settle", "--question-path", str(tmp_path / "q"), "vdogonku"])
+    assert res.exit_code != 0 and "defined twice" in res.output and len(res.output.strip().splitlines()) == 1
+    res = CliRunner().invoke(main, ["settle", "--question-path", str(tmp_path / "nope"), "vdogonku"])
+    assert res.exit_code != 0 and "does not exist" in res.output

@@ -1,4 +1,4 @@
-"""Plain verdicts (issue 13 §3/§4): one paragraph a player understands — yes / no / it depends, how big in
+"""Plain verdicts: one paragraph a player understands — yes / no / it depends, how big in
 games out of 100, how sure — written from the numbers of a panel of comparisons.
 
 A "case" is one comparison: where it was played (family, players), which panel strategy played every seat,
@@ -120,7 +120,7 @@ def how_sure(cases: list[Case], metric: str) -> str:
 
 
 def unfinished_note(cases: list[Case], effect_points: float | None) -> str:
-    """Issue 13 §4: unfinished deals named in every verdict; flagged when they outweigh the effect."""
+    """Unfinished deals named in every verdict; flagged when they outweigh the effect."""
     u = max(c.unfinished() for c in cases)
     worst = max(cases, key=lambda c: c.unfinished())
     text = (f"Unfinished deals (stopped after 1,000 bouts, left out of every rate): at most {u:.2f}%"
@@ -165,3 +165,63 @@ def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: boo
                 "), and a draw counts as nobody being the fool.")
     text += f" {how_sure(cases, metric)} {unfinished_note(cases, biggest if real else None)}"
     return text
+
+
+def rate_verdict(cases: list[Case], metric: str, what: str, rule: str) -> str:
+    """A plain paragraph for a rate that is not a fool rate (draws): A against B per case, with intervals."""
+    word = answer_word(cases, metric)
+    real = [c for c in cases if c.real(metric)]
+    biggest = max((abs(c.points(metric)) for c in real), default=0.0)
+    if word == "No":
+        head = f"No — {rule} makes no detectable difference to {what}."
+    elif word in ("Yes", "Sometimes"):
+        more = real[0].points(metric) > 0
+        head = (f"{'Yes' if word == 'Yes' else 'Only in some settings'} — a {size_word(biggest)} effect: with "
+                f"{rule}, {what} is {'higher' if more else 'lower'}" + ("." if word == "Yes" else
+                                                                      "; elsewhere no detectable change."))
+    else:
+        head = f"It depends — with {rule}, {what} is higher in some settings and lower in others."
+    parts = [f"{c.where}, {c.strategy} play: {100 * float(c.row(metric)['a']):.2f}% against "
+             f"{100 * float(c.row(metric)['b']):.2f}% ({c.points(metric):+.2f} points, 95% interval "
+             f"[{100 * float(c.row(metric)['lo']):+.2f}, {100 * float(c.row(metric)['hi']):+.2f}])" for c in cases]
+    return (f"{head} {'; '.join(parts)}. {across_skill(cases, metric)} {how_sure(cases, metric)} "
+            f"{unfinished_note(cases, biggest if real else None)}")
+
+
+def length_verdict(cases: list[Case], rule: str) -> str:
+    """A plain paragraph for game length in bouts."""
+    parts = []
+    for c in cases:
+        r = c.row("bouts")
+        a, b = float(r["a"]), float(r["b"])
+        ratio = a / b if b else float("nan")
+        parts.append(f"{c.where}, {c.strategy} play: {a:.1f} bouts against {b:.1f} ({ratio:.2f} times; difference "
+                     f"{float(r['diff']):+.2f} [{float(r['lo']):+.2f}, {float(r['hi']):+.2f}])")
+    longer = [c for c in cases if c.real("bouts") and float(c.row("bouts")["diff"]) > 0]
+    shorter = [c for c in cases if c.real("bouts") and float(c.row("bouts")["diff"]) < 0]
+    head = ("Longer" if longer and not shorter else "Shorter" if shorter and not longer else
+            "It depends" if longer and shorter else "About the same")
+    return (f"{head}: with {rule} a deal lasts " + "; ".join(parts) + f". {how_sure(cases, 'bouts')} "
+            f"{unfinished_note(cases, None)}")
+
+
+def one_in(rate: float) -> str:
+    """A rate (0..1) in a player's words: 'about 1 game in 50', 'about 11 games in 100'."""
+    p = 100 * rate
+    if p < 0.05:
+        return "almost never"
+    if p < 10:
+        return games_in_100(p)
+    return f"about {p:.0f} games in 100"
+
+
+def tournament_unfinished(ts: list) -> str:
+    """Tournaments count finished games only: say how many were not (the worst pair of any tournament)."""
+    worst, where = 0.0, ""
+    for t in ts:
+        for _, r in t.head_to_head().iterrows():
+            share = max(0.0, 1 - r["games"] / t.games)
+            if share > worst:
+                worst, where = share, f"{t.rules.family}, {r['strategy']} vs {r['opponent']}"
+    return (f"Unfinished games (stopped after 1,000 bouts, left out of the scores): at most {100 * worst:.2f}%"
+            + (f" ({where})" if worst > 0 else "") + ".")
