@@ -40,12 +40,10 @@ def answer(ctx, cases):
                   "reacting to the rule (for expert mostly its leads, which assume the ace can now be beaten) as well "
                   "as from sixes actually beating aces.", ""]
     react = ", ".join(f"{c.strategy} in {c.where.split(',')[0]} {100 * c.row(m)['diff']:+.2f}" for c in cases)
-    # the published answer cites the trace study by its issue number; kept word for word so that the
-    # committed folder regenerates unchanged
     return (f"{word}. What the rule does, read apart from draws: " + "; ".join(parts) + ". This answers what the "
             "rule does to a game played by these line-ups, not what the trump ace is worth: the strategies react "
-            "to the rule (expert changes its leads once the ace can be beaten: in the trace behind issue 13, 86% of the "
-            "prostoy_5 games that change first differ at a lead, 14% at a six covering the ace), so the change among "
-            f"decided deals is a fact about the line-up as much as the rule ({react} points). "
+            "to the rule (expert changes its leads once the ace can be beaten: in a trace of the games that differ, "
+            "86% of the prostoy_5 games that change first differ at a lead, 14% at a six covering the ace), so the "
+            f"change among decided deals is a fact about the line-up as much as the rule ({react} points). "
             + how_sure(cases, m) + " "
             + unfinished_note(cases, biggest))
