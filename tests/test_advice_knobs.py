@@ -1,4 +1,4 @@
-"""Issue 13 §6: advice-002 has one knob per habit, each of which can be switched off and changes play where
+"""advice-002 has one knob per habit, each of which can be switched off and changes play where
 the habit applies (defaults: the behaviour before the knobs existed)."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""No library line-up cycles (issue 14): the public O_QUIET counter and the varied play it triggers.
+"""No library line-up cycles: the public O_QUIET counter and the varied play it triggers.
 
 O_QUIET counts the bouts in a row that ended with no card discarded and none drawn; the strategy helpers
 (strategies/_lib.py) and greedy vary their play once it reaches QUIET_VARY. Before that, expert left 5% of

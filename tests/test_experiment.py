@@ -105,7 +105,7 @@ def test_cli_compare_separates_draws_from_fool_rates(tmp_path):
     assert (tmp_path / "c" / "report.md").exists() and (tmp_path / "c" / "comparison.png").exists()
     meta = json.loads((tmp_path / "c" / "metadata.json").read_text())
     assert meta["arms"][0]["toggles"]["trump_six_beats_trump_ace"] is True
-    # issue 13 §1: with greedy the rule only turns some lost deals into draws; among deals decided in both arms
+    # with greedy the rule only turns some lost deals into draws; among deals decided in both arms
     # nothing changes, and the verdict says so next to the draw and unfinished changes
     t = pd.read_parquet(tmp_path / "c" / "comparison.parquet").set_index("metric")
     assert t.loc["draw", "diff"] > 0 and t.loc["draw", "significant"]
@@ -134,7 +134,7 @@ def test_cli_replay_tells_the_game():
 
 
 def test_panel_verdict_says_whether_the_answer_holds_across_skill():
-    """issue 13 §2: same direction everywhere holds; real for some line-ups only, or opposite, depends."""
+    """Same direction everywhere holds; real for some line-ups only, or opposite, depends."""
     from sim.experiments.compare import panel_verdict
 
     class C:

@@ -116,7 +116,7 @@ def test_xp_pairs_on_expert():
     p = _p([x for ij in pairs for x in ij])
     _same(xp._k(obs, p), knobs(X.K_POD2, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
     assert KNOB_NAMES[17] == "COUNT_P" and KNOB_NAMES[51] == "ENDGAME_SOLVE"
-    p[14] = 1  # old=1: expert's one table per family from before issue 14
+    p[14] = 1  # old=1: expert's one table per family from before the per-player-count tables
     _same(xp._k(obs, p), knobs(X.K_POD, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
 
 

@@ -1,4 +1,4 @@
-"""Plain verdicts (issue 13 §3/§4): sizes in games out of 100, yes/no/it depends, across skill, unfinished deals."""
+"""Plain verdicts: sizes in games out of 100, yes/no/it depends, across skill, unfinished deals."""
 import pandas as pd
 
 from sim.experiments.plain import Case, games_in_100, rule_verdict, unfinished_note

@@ -1,4 +1,4 @@
-"""Rulings of sim/RULINGS.md checked by what the engine and the referee do (issue 13 §5).
+"""Rulings of sim/RULINGS.md checked by what the engine and the referee do.
 
 Every test carries ``@pytest.mark.rules(...)`` with the rule ids it exercises; tests/test_rule_coverage.py
 reads those tags.

@@ -1,4 +1,4 @@
-"""Issue 13 §6, the rest: the seed advice no strategy followed, one switchable knob each, shown on built positions.
+"""The seed advice no strategy followed, one switchable knob each, shown on built positions.
 
 Each test builds a position (sim.referee.trace.to_core, the judge format), asks the strategy for its
 decision with the knob off (the default: today's play) and on, and checks the answer the habit calls for:

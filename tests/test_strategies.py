@@ -172,7 +172,7 @@ VARIANT_PLAYS = [(n, v.name) for n in ALL_NAMES for v in PLAYED_VARIANTS
 
 @pytest.mark.parametrize("name,variant", VARIANT_PLAYS, ids=[f"{n}-{v}" for n, v in VARIANT_PLAYS])
 def test_declared_variants_are_played_legally(engine_all, name, variant):
-    """Issue 9: a strategy that declares a §6 variant (VARIANTS) plays it without an illegal move in every family
+    """A strategy that declares a §6 variant (VARIANTS) plays it without an illegal move in every family
     the variant and the strategy share (2, 3 and 4 players in turn), cards stay accounted for, and a few of its
     deals replay through the independent referee."""
     v = R.VARIANT_BY_NAME[variant]

@@ -1,4 +1,4 @@
-"""Hand-written scenarios for the §6 beating-and-trumps modifiers (issue 9): VAR-NT1, VAR-PP1, VAR-BJ1,
+"""Hand-written scenarios for the §6 beating-and-trumps modifiers: VAR-NT1, VAR-PP1, VAR-BJ1,
 VAR-KO1, VAR-DK1, VAR-SM1 and the rulings RUL-30..35. Each rule is checked on the referee (a position and
 an action, or a fresh deal) and on the compiled core (its deal, its legal cover sets via
 ``sim.core.lib.cover_options_for``, whole deals stepped through ``sim.core.machine``)."""

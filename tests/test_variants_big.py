@@ -1,4 +1,4 @@
-"""§6 two packs (issue 9): VAR-BD1 Большой, rulings RUL-80..RUL-86.
+"""§6 two packs: VAR-BD1 Большой, rulings RUL-80..RUL-86.
 
 Referee scenarios on a fixed 72-card pack (new_deal + apply), and the compiled core on the same rules: its
 deal, its conservation invariant over twins, its sampler, and its whole legal sets against the referee's.

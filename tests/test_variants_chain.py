@@ -1,4 +1,4 @@
-"""Chain beating (issue 9): Дорожный (VAR-DR1, bout_rule=chain_road) and Китайский (VAR-CN1,
+"""Chain beating: Дорожный (VAR-DR1, bout_rule=chain_road) and Китайский (VAR-CN1,
 bout_rule=chain_chinese), RUL-70..RUL-79. Positions are judged by the referee; whole deals are played by the
 core and checked decision by decision against the referee (legal sets) and replayed."""
 from __future__ import annotations

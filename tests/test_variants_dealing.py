@@ -1,4 +1,4 @@
-"""§6 dealing and drawing modifiers (issue 9): VAR-PU1 pustoy, VAR-CH1 chukotsky, VAR-NA1 navaleny,
+"""§6 dealing and drawing modifiers: VAR-PU1 pustoy, VAR-CH1 chukotsky, VAR-NA1 navaleny,
 VAR-AL1 albanian, VAR-OT1 otboyny (rulings RUL-50..54).
 
 Referee scenarios (positions + actions, new_deal on a fixed pack), and the compiled core on the same

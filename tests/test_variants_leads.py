@@ -1,4 +1,4 @@
-"""§6 lead modifiers (issue 9, group "leads"): zanudny (VAR-ZA1), tryoshka (VAR-TR1), armenian (VAR-AR1).
+"""§6 lead modifiers (group "leads"): zanudny (VAR-ZA1), tryoshka (VAR-TR1), armenian (VAR-AR1).
 
 Each is ruled on three times: by the referee from a hand-written position (``sim.referee``), by the core's
 one lead test ``attack_ok`` on a hand-built observation, and in play (the state machine, the strategies).

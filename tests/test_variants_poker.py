@@ -1,4 +1,4 @@
-"""§6 Покерный (issue 9): VAR-PO1 poker swap, rulings RUL-55..59.
+"""§6 Покерный: VAR-PO1 poker swap, rulings RUL-55..59.
 
 Referee scenarios (positions + actions), the compiled core's swap decision (offer, answer, talon, KNOWN,
 sampler) and its legal sets against the referee's, and the strategies' answers.

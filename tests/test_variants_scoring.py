@@ -1,4 +1,4 @@
-"""Scenarios of the scoring variants (issue 9, group "scoring"): Pogonny (VAR-PG1) and Ochkovy (VAR-OC1).
+"""Scenarios of the scoring variants (group "scoring"): Pogonny (VAR-PG1) and Ochkovy (VAR-OC1).
 
 Each scenario is played twice: by the reference referee (``sim.referee.game``) and by the compiled core (the
 position rebuilt on the core by ``sim.referee.trace.to_core``, then the same answers), and both must give the

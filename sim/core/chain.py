@@ -1,4 +1,4 @@
-"""Chain beating (issue 9, VAR-DR1 Дорожный and VAR-CN1 Китайский): a compiled bout of its own.
+"""Chain beating (VAR-DR1 Дорожный and VAR-CN1 Китайский): a compiled bout of its own.
 
 In a chain bout every player beats only the TOP card of a chain of single cards. It runs over the same
 state array and the same decisions as the core (``sim.core.kernels``), so every strategy plays it

@@ -15,7 +15,7 @@ Speed: the kernels on the per-decision path (``apply``, the bout ends, the refil
 after a cover or a throw-in) are ``inline="always"``: numba then inlines them into the deal loop
 at its own level. Left to LLVM, each of them became a call that passes every array as a seven-word
 struct, and the §6 variant code made the functions big enough that LLVM stopped inlining them:
-the plain families lost 17% that way (instruction counts under callgrind, issue 9).
+the plain families lost 17% that way (instruction counts under callgrind).
 
 Two packs (VAR-BD1) use the same kernels: where a card can be there twice, a twin mask sits beside the
 card mask, and the kernels that move cards take a flag ``two``. It is a constant wherever it is passed

@@ -47,7 +47,7 @@ _OBS_FIELDS = [
     ("LEAD_MASK", 1), ("P_K", 1), ("P_COVERED", 1), ("P_USED", 1), ("P_ALLCOV", 1), ("FIRST_ATT", 1),
     ("DECLINED", 1),  # DECLINED: the defender said no to a transfer; P_*: simple durak's defence so far
     ("QUIET", 1),  # bouts in a row that ended with no card discarded and none drawn (strategies vary play when it grows)
-    # §6 modifiers (issue 9): public fields, a block per group (look them up by name below the unpacking)
+    # §6 modifiers: public fields, a block per group (look them up by name below the unpacking)
     # -- beating and trumps
     ("SEAT_TRUMPS", 6),  # own_trumps (VAR-DK1): each seat's trump suit (0 when the modifier is off)
     ("TRUMP_UNDER", 1),  # changing_trump (VAR-SM1): 1 while a face-down card lies under the face-up trump card
@@ -97,7 +97,7 @@ _STATE_FIELDS = [
     # (72 long for two packs, VAR-BD1; one pack uses the first 36)
     ("TP", 1), ("TEND", 1), ("TALON_MASK", 1),  # cards TP..TEND-1 of TALON are still to be drawn
     ("LEGAL", 1),  # the legal mask of the pending decision (it depends on the actor's hand)
-    # §6 modifiers (issue 9): private fields, a block per group
+    # §6 modifiers: private fields, a block per group
     # -- beating and trumps
     # -- leads
     # -- dealing and drawing
@@ -136,7 +136,7 @@ _REC_FIELDS = [
     ("ACE_HOLDER", 1),  # the seat dealt the ace of trumps (-1: it is the face-up card, or there is no trump suit)
     ("FOOL_CARDS", 1),  # cards left in the losing hand(s) at the end
     ("INVARIANT", 1),  # bouts whose end found cards not accounted for (must stay 0)
-    # §6 modifiers (issue 9): record fields, a block per group
+    # §6 modifiers: record fields, a block per group
     # -- beating and trumps
     # -- leads
     # -- dealing and drawing

@@ -141,7 +141,7 @@ def _m(name, values, rule, doc, default=None, **kw):
     return Toggle(name, values, _d(d), rule, doc, modifier=True, **kw)
 
 
-# ---- §6 modifiers, one block per group (issue 9); each block owns its R_ slots below ------------------
+# ---- §6 modifiers, one block per group; each block owns its R_ slots below ------------------
 # beating and trumps
 BEATING_TOGGLES = (
     _m("no_trump", (False, True), "VAR-NT1",

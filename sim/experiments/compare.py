@@ -172,7 +172,7 @@ class Comparison:
         return text
 
     def _decomposition(self, df: pd.DataFrame, metric: str, d: float) -> str:
-        """Issue 13 §1/§4: for a fool rate, the change among decided deals, the change in draws and the change
+        """For a fool rate, the change among decided deals, the change in draws and the change
         in unfinished deals, each on its own; holder metrics say which holder; unfinished deals weighed."""
         text = ""
         if metric in ("six_holder_fool", "ace_holder_fool") or metric.startswith(("six_holder", "ace_holder")):
