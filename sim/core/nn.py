@@ -7,12 +7,10 @@ zero (most features of an option are), and nothing allocates.
 from numba import njit
 
 
-@njit(cache=True, _nrt=False, boundscheck=False, fastmath=True)
-def affine(h, b, w, x, lo, hi):
-    """h[j] = b[j] + sum over i in [lo, hi) of w[i, j] * x[i]: the hidden layer's share of inputs lo..hi-1."""
+@njit(cache=True, _nrt=False, boundscheck=False, fastmath=True, inline="always")
+def _add_inputs(h, w, x, lo, hi):
+    """h[j] += sum over i in [lo, hi) of w[i, j] * x[i], skipping zero inputs."""
     m = h.shape[0]
-    for j in range(m):
-        h[j] = b[j]
     for i in range(lo, hi):
         xi = x[i]
         if xi != 0.0:
@@ -21,16 +19,20 @@ def affine(h, b, w, x, lo, hi):
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, fastmath=True)
+def affine(h, b, w, x, lo, hi):
+    """h[j] = b[j] + sum over i in [lo, hi) of w[i, j] * x[i]: the hidden layer's share of inputs lo..hi-1."""
+    for j in range(h.shape[0]):
+        h[j] = b[j]
+    _add_inputs(h, w, x, lo, hi)
+
+
+@njit(cache=True, _nrt=False, boundscheck=False, fastmath=True)
 def relu_out(h, t, w, x, lo, hi, w2, b2):
     """b2 + w2 . relu(h + sum over i in [lo, hi) of w[i, :] * x[i]), with t as scratch (h is kept)."""
     m = h.shape[0]
     for j in range(m):
         t[j] = h[j]
-    for i in range(lo, hi):
-        xi = x[i]
-        if xi != 0.0:
-            for j in range(m):
-                t[j] += w[i, j] * xi
+    _add_inputs(t, w, x, lo, hi)
     v = b2
     for j in range(m):
         if t[j] > 0.0:

@@ -131,20 +131,27 @@ def unfinished_note(cases: list[Case], effect_points: float | None) -> str:
     return text
 
 
-def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: bool = True) -> str:
-    """The plain paragraph for a rule question: does {rule} change how often {who} is the fool?"""
+def _head(cases: list[Case], metric: str, rule: str, subject: str, more: str, less: str, split: str):
+    """(the verdict's opening sentence, the cases with a real change, the biggest change in points)."""
     word = answer_word(cases, metric)
     real = [c for c in cases if c.real(metric)]
     biggest = max((abs(c.points(metric)) for c in real), default=0.0)
     if word == "No":
-        head = f"No — {rule} makes no detectable difference to how often {who} is the fool."
+        head = f"No — {rule} makes no detectable difference to {subject}."
     elif word in ("Yes", "Sometimes"):
-        more = real[0].points(metric) > 0
+        way = more if real[0].points(metric) > 0 else less
         head = (f"{'Yes' if word == 'Yes' else 'Only in some settings'} — a {size_word(biggest)} effect: with "
-                f"{rule}, {who} is the fool {'more' if more else 'less'} often"
-                + ("." if word == "Yes" else "; elsewhere no detectable change."))
+                f"{rule}, {way}" + ("." if word == "Yes" else "; elsewhere no detectable change."))
     else:
-        head = f"It depends — with {rule}, {who} is the fool more often in some settings and less often in others."
+        head = f"It depends — with {rule}, {split}."
+    return head, real, biggest
+
+
+def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: bool = True) -> str:
+    """The plain paragraph for a rule question: does {rule} change how often {who} is the fool?"""
+    head, real, biggest = _head(cases, metric, rule, f"how often {who} is the fool",
+                                f"{who} is the fool more often", f"{who} is the fool less often",
+                                f"{who} is the fool more often in some settings and less often in others")
     parts = []
     for c in cases:
         d = c.points(metric)
@@ -169,18 +176,8 @@ def rule_verdict(cases: list[Case], metric: str, who: str, rule: str, draws: boo
 
 def rate_verdict(cases: list[Case], metric: str, what: str, rule: str) -> str:
     """A plain paragraph for a rate that is not a fool rate (draws): A against B per case, with intervals."""
-    word = answer_word(cases, metric)
-    real = [c for c in cases if c.real(metric)]
-    biggest = max((abs(c.points(metric)) for c in real), default=0.0)
-    if word == "No":
-        head = f"No — {rule} makes no detectable difference to {what}."
-    elif word in ("Yes", "Sometimes"):
-        more = real[0].points(metric) > 0
-        head = (f"{'Yes' if word == 'Yes' else 'Only in some settings'} — a {size_word(biggest)} effect: with "
-                f"{rule}, {what} is {'higher' if more else 'lower'}" + ("." if word == "Yes" else
-                                                                      "; elsewhere no detectable change."))
-    else:
-        head = f"It depends — with {rule}, {what} is higher in some settings and lower in others."
+    head, real, biggest = _head(cases, metric, rule, what, f"{what} is higher", f"{what} is lower",
+                                f"{what} is higher in some settings and lower in others")
     parts = [f"{c.where}, {c.strategy} play: {100 * float(c.row(metric)['a']):.2f}% against "
              f"{100 * float(c.row(metric)['b']):.2f}% ({c.points(metric):+.2f} points, 95% interval "
              f"[{100 * float(c.row(metric)['lo']):+.2f}, {100 * float(c.row(metric)['hi']):+.2f}])" for c in cases]
