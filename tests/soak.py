@@ -9,6 +9,8 @@ series is traced and walked by the referee decision by decision (seat, kind and 
 `--walks` series per configuration are stepped through the state kernels and compared with the referee
 on the whole legal set at every decision. Any disagreement stops the run with its reproduction.
 Prints the totals; exit code 1 on any disagreement. Seeds are fixed: the same command checks the same games.
+Run as a script, its own folder is on the path (core_adapter, rulegen); `sim` is the installed one (from
+another checkout: `PYTHONPATH=. python tests/soak.py ...`).
 """
 from __future__ import annotations
 
@@ -17,9 +19,6 @@ import multiprocessing as mp
 import random
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 def _check_config(job):

@@ -10,7 +10,7 @@ from sim.cli import main
 from sim.core import rule_ids
 
 ROOT = Path(__file__).resolve().parents[1]
-TEXT_FILES = [p for d in ("sim", "strategies", "questions", "tests", "docs", "notebooks", "results")
+TEXT_FILES = [p for d in ("sim", "strategies", "questions", "research", "tests", "docs", "notebooks", "results")
               for p in (ROOT / d).rglob("*") if p.suffix in {".py", ".md", ".json", ".ipynb", ".txt"}
               and ".venv" not in p.parts] + [ROOT / "README.md"]
 # what a user reads: the README, docs, notebooks, tests, results, the rulings, the command-line help

@@ -103,12 +103,11 @@ def test_expert_tables_and_tuned_params():
 
 
 def test_xp_pairs_on_expert():
-    """results/strength/knobs/xp: knob i_k set to v_k on expert's table; -1, fractions and indices past the last
+    """research/strength/knobs/xp: knob i_k set to v_k on expert's table; -1, fractions and indices past the last
     knob set nothing; when two pairs name the same knob the first wins."""
-    from pathlib import Path
+    from research.strength.knobs import FOLDER
     from strategies._lib import KNOB_NAMES
-    folder = str(Path(__file__).resolve().parents[1] / "results" / "strength" / "knobs")
-    xp = dispatch.load_module(dispatch.info("xp", (folder,)).path)
+    xp = dispatch.load_module(dispatch.info("xp", (FOLDER,)).path)
     X = _module("expert")
     obs = np.zeros(O_SIZE, dtype=np.int64)
     obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, 2

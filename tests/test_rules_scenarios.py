@@ -7,18 +7,14 @@ and where it matters the resulting state. Test ids start with the rule ids they 
 from __future__ import annotations
 
 import random
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from sim import referee as R  # noqa: E402
-from sim.core.cards import card_name, parse_card  # noqa: E402
-from sim.core.rules import RulesError, resolve  # noqa: E402
+from sim import referee as R
+from sim.core.cards import card_name, parse_card
+from sim.core.rules import RulesError, resolve
 
 RANK_ORDER = ("A", "K", "Q", "J", "10", "9", "8", "7", "6")
 

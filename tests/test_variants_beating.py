@@ -4,21 +4,16 @@ an action, or a fresh deal) and on the compiled core (its deal, its legal cover 
 ``sim.core.lib.cover_options_for``, whole deals stepped through ``sim.core.machine``)."""
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_rules_scenarios import A, P, SEQ, _deck
 
-from test_rules_scenarios import A, P, SEQ, _deck  # noqa: E402
-
-from sim import referee as R  # noqa: E402
-from sim.core import layout as L  # noqa: E402
-from sim.core.cards import card_name, parse_card  # noqa: E402
-from sim.core.machine import Deal  # noqa: E402
-from sim.core.rules import RulesError, resolve  # noqa: E402
+from sim import referee as R
+from sim.core import layout as L
+from sim.core.cards import card_name, parse_card
+from sim.core.machine import Deal
+from sim.core.rules import RulesError, resolve
 
 C = parse_card
 

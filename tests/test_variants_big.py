@@ -6,21 +6,17 @@ deal, its conservation invariant over twins, its sampler, and its whole legal se
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from sim.core import layout as L  # noqa: E402
-from sim.core.cards import card_name, parse_card  # noqa: E402
-from sim.core.machine import Deal  # noqa: E402
-from sim.core.rules import RulesError, resolve  # noqa: E402
-from sim.referee.decisions import legal_options, to_act  # noqa: E402
-from sim.referee.game import apply, check, new_deal, replay  # noqa: E402
+from sim.core import layout as L
+from sim.core.cards import card_name, parse_card
+from sim.core.machine import Deal
+from sim.core.rules import RulesError, resolve
+from sim.referee.decisions import legal_options, to_act
+from sim.referee.game import apply, check, new_deal, replay
 
 BIG = {"two_packs": True}
 PACK72 = [card_name(c % 36) for c in np.random.RandomState(9).permutation(72)]

@@ -6,21 +6,15 @@ rules: its deal, its conservation invariant, its sampler, and its decisions agai
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from sim import referee as R  # noqa: E402
-from sim.core import layout as L  # noqa: E402
-from sim.core.cards import card_name, parse_card, rank_of, suit_of  # noqa: E402
-from sim.core.rules import RulesError, resolve  # noqa: E402
-from sim.referee.game import RefereeError, new_deal, replay  # noqa: E402
-from test_rules_scenarios import A, P, hand  # noqa: E402
+from sim import referee as R
+from sim.core import layout as L
+from sim.core.cards import card_name, parse_card, rank_of, suit_of
+from sim.core.rules import RulesError, resolve
+from sim.referee.game import RefereeError, new_deal, replay
+from test_rules_scenarios import A, P, hand
 
 # a fixed pack (top first): rank-major card ints shuffled by a fixed permutation
 PACK = [card_name(c) for c in np.random.RandomState(5).permutation(36)]

@@ -5,22 +5,16 @@ sampler) and its legal sets against the referee's, and the strategies' answers.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from sim import referee as R  # noqa: E402
-from sim.core import layout as L  # noqa: E402
-from sim.core.cards import card_name, parse_card  # noqa: E402
-from sim.core.rules import RulesError, resolve  # noqa: E402
-from sim.referee import decisions as D  # noqa: E402
-from test_rules_scenarios import A, P, hand  # noqa: E402
-from test_variants_dealing import core_vs_referee  # noqa: E402
+from sim import referee as R
+from sim.core import layout as L
+from sim.core.cards import card_name, parse_card
+from sim.core.rules import RulesError, resolve
+from sim.referee import decisions as D
+from test_rules_scenarios import A, P, hand
+from test_variants_dealing import core_vs_referee
 
 PO = {"poker_swap": True}
 # the defender (1) holds six cards and cannot beat 7H; the talon: AH KD 10C, then the face-up 9S

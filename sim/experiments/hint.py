@@ -21,7 +21,6 @@ attack card (the cards and the decision are right; per-bout transfer bookkeeping
 """
 from __future__ import annotations
 
-import math
 import time
 
 import numpy as np
@@ -33,20 +32,10 @@ from sim.core.cards import card_name, lead_cards
 from sim.core.lib import seed_stream
 from sim.core.machine import Deal
 from sim.core.rules import MODE_PROSTOY, R_MODE
+from sim.experiments.stats import wilson
 from sim.referee.trace import start_position, to_core
 
-Z95 = 1.959963984540054
 BUDGETS = {"fast": 200, "normal": 1000, "deep": 4000}
-
-
-def wilson(k: int, n: int, z: float = Z95):
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 # ---- the pending decision -------------------------------------------------------------------
@@ -135,7 +124,7 @@ def estimate(rules, ws, samples: int = 1000, playout: int = 1, seed: int = 0) ->
     for j, o in enumerate(opts):
         esc, drew, fool = (int(x) for x in tally[j])
         m = esc + drew + fool
-        lo, hi = wilson(fool, m)
+        lo, hi = (float(x) for x in wilson(fool, m))  # m == 0: (0.0, 1.0)
         text, action = describe(kind, o, ws)
         rows.append({"option": int(o), "action": text, "judge_action": action, "fool": fool / m if m else None,
                      "fool_lo": lo, "fool_hi": hi, "escape": esc / m if m else None, "draw": drew / m if m else None,

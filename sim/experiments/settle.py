@@ -332,7 +332,14 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
              "--write-results`; without it the folders go to a run folder under results/runs/).", "",
              "Each answer below is the plain paragraph that opens the question's page: yes / no / only in some "
              "settings / it depends, how big in games out of 100, how sure, whether it holds for weak (greedy) and "
-             "strong (expert) play, and how many deals were left unfinished. The numbers follow on each page.", ""]
+             "strong (expert) play, and how many deals were left unfinished. The numbers follow on each page.", "",
+             "This folder holds outputs only (pages, JSON, CSV, plots). The code behind the pages listed under "
+             "\"Also\" lives in `research/` at the top of the repository, in folders named like these "
+             "(`research/strength/` writes `strength/`, `research/seed_knobs/` writes `seed_knobs/`). Run a script "
+             "from the repository root as a module, e.g. `python -m research.strength.run --games 200 "
+             "--budget-games 100` or `python -m research.round_robin_2p > results/round_robin_2p.md` (the shell "
+             "scripts, such as `research/scoring/measure.sh`, run as they are); each page names the command that "
+             "produced it.", ""]
     for name, q in questions(paths).items():
         s = root / name / "summary.json"
         if s.exists():
@@ -344,7 +351,7 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
             verdict = "(not run yet)"
         lines += [f"## [{q.title}]({name}/README.md)", "", verdict, ""]
     also = [("round_robin_2p.md", "a 2-player round robin of the strategy library (podkidnoy, prostoy_5, perevodnoy; "
-             "200,000 games per pair; `results/round_robin_2p.py`)"),
+             "200,000 games per pair; `python -m research.round_robin_2p`)"),
             ("strength/README.md", "how strong the search player is, against budget"),
             ("strength/habits.md", "what each of expert's habits is worth (leave one out, paired) and where search "
              "disagrees with it"),

@@ -3,8 +3,10 @@
 `head_to_head(family, n, spec, opp, games)` plays `games` deals, the tested strategy in each seat
 in turn (games / n per seat, the other seats `opp`), and returns its fool rate, the opponents' mean
 fool rate per seat, their difference in points (opponent minus tested: positive = tested is
-stronger) with a 95% normal interval over deals, and games/s. `decision_timing(...)` measures the
-search player's milliseconds per searched decision (decisions with more than one option), one core.
+stronger) with a 95% normal interval over deals, and games/s. `deal_diffs(...)` gives the same difference
+deal by deal, so two tested strategies played on the same deals compare paired (`mean_interval(a - b)`).
+`decision_timing(...)` measures the search player's milliseconds per searched decision (decisions with more
+than one option), one core.
 """
 from __future__ import annotations
 
@@ -17,8 +19,12 @@ from sim.core import dispatch
 from sim.core import layout as L
 from sim.core import rules as R
 from sim.core.machine import Deal
-from sim.experiments import tasks
+from sim.experiments import backends, tasks
+from sim.experiments.batch import make_lineup
+from sim.experiments.paired import rotate
 from sim.experiments.stats import Z95
+
+CHUNK = 8192  # series per task of deal_diffs
 
 
 def diff_interval(fs: int, fo: int, games: int, n: int):
@@ -53,6 +59,57 @@ def head_to_head(family: str, n: int, spec: str, opp: str, games: int, seed: int
             "tested_fool": fs / g, "opponent_fool_per_seat": fo / g / (n - 1), "draws": draws / g,
             "unfinished": unfinished, "diff_points": d, "diff_lo": lo, "diff_hi": hi,
             "seconds": dt, "games_per_s": g / dt, "threads": threads}
+
+
+def _chunk_diffs(job):
+    """One task of deal_diffs: (d, unfinished) per deal of series [s0, s0 + m), the tested strategy in seat k."""
+    chunk, k, n = job
+    recs = tasks.play_chunk(chunk)["records"]
+    fool = recs["outcome"][:, :n] == 2
+    unf = recs["unfinished"].astype(bool)
+    d = (fool.sum(axis=1) - fool[:, k]) / (n - 1) - fool[:, k]
+    return np.where(unf, 0.0, d), unf
+
+
+def deal_diffs(family: str, n: int, spec: str, opp: str, games: int, seed: int = 1, threads: int = 1,
+               paths=(), also=(), toggles=None, chunk: int = CHUNK):
+    """Per-deal fool-rate differences of `spec` against `opp`, seats rotated, for paired comparisons.
+
+    With per = games // n, `spec` sits in seat k (the line-up [spec, opp, ...] turned k seats, paired.rotate) for
+    series k * per ... (k + 1) * per - 1, `opp` in the other seats. Per deal
+    d = (opponent seats that are the fool) / (n - 1) - [spec's seat is the fool], 0 for an unfinished deal
+    (RUL-22); its mean is the fool-rate difference head_to_head reports (positive: spec is stronger), here over
+    every deal played. A deal depends on the seed and its series index only, so two specs run with the same
+    (family, n, opp, games, seed) meet the same deals in the same seats: their arrays are paired deal by deal,
+    and mean_interval(a - b) is a's paired gain over b with its 95% interval. `paths`: extra strategy folders;
+    `also`: strategies to compile into the same engines. Runs on the active backend (threads unless inside
+    backends.use(...)). Returns (d, unfinished): n * per floats and bools, in series order.
+    """
+    rules = R.resolve(family, n, toggles or {})
+    per = games // n
+    jobs = []
+    for k in range(n):
+        lu = tasks.lineup(rules, make_lineup(rules, rotate([spec] + [opp] * (n - 1), k), paths), paths, also)
+        for s0 in range(0, per, chunk):
+            # seat k plays series k*per ...: the rotation covers different deals, the same for every spec
+            jobs.append((tasks.Chunk(lu, seed, k * per + s0, min(chunk, per - s0), records=True), k, n))
+    pool = backends.pool(threads)
+    try:
+        outs = list(backends.stream(pool, _chunk_diffs, jobs))
+    finally:
+        pool.close()
+    if not outs:
+        return np.zeros(0), np.zeros(0, dtype=bool)
+    return np.concatenate([o[0] for o in outs]), np.concatenate([o[1] for o in outs])
+
+
+def mean_interval(x) -> tuple[float, float, float]:
+    """(mean, low, high) in points of per-deal values x (deal_diffs, or a paired a - b): 95% normal interval
+    over deals, NaN bounds with fewer than two deals."""
+    x = np.asarray(x, dtype=float)
+    m = float(x.mean())
+    h = Z95 * float(x.std(ddof=1)) / math.sqrt(len(x)) if len(x) > 1 else float("nan")
+    return 100 * m, 100 * (m - h), 100 * (m + h)
 
 
 def decision_timing(family: str, n: int = 2, samples: int = 24, candidates: int = 10, playout: int = 0,

@@ -1,8 +1,8 @@
 """Strength of the search player, with 95% intervals. Reproduce with one command:
 
-    DURAK_CACHE_DIR=/tmp/dc python results/strength/run.py            # ~15 min on 2 threads
-    python results/strength/run.py --games 200 --budget-games 100     # a quick look
-    python results/strength/run.py --games 600 --budget-games 400 --all   # every page of this folder (~35 min)
+    DURAK_CACHE_DIR=/tmp/dc python -m research.strength.run            # ~15 min on 2 threads
+    python -m research.strength.run --games 200 --budget-games 100     # a quick look
+    python -m research.strength.run --games 600 --budget-games 400 --all   # every page of results/strength (~35 min)
 
 Writes results/strength/README.md (tables) and results/strength/strength.json (every figure).
 Fool-rate difference = opponents' fool rate per seat minus search's, in points (positive: search
@@ -17,19 +17,19 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+from research import RESULTS, ROOT
+from sim.experiments.strength import decision_timing, head_to_head
 
-from sim.experiments.strength import decision_timing, head_to_head  # noqa: E402
+HERE = RESULTS / "strength"  # the pages this writes
 
 BUDGETS = [("samples=16,playout=0", 16, 0), ("samples=128,playout=0", 128, 0),
            ("samples=32,playout=1", 32, 1), ("samples=128,playout=1", 128, 1)]
 
 OTHER = [(fam, n) for n in (2, 3) for fam in ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
          if (fam, n) not in (("podkidnoy", 2), ("perevodnoy", 2))]  # those two have the table above
-# the other pages of this folder, as --all runs them (their Reproduce lines say the same)
-ALSO = [("habits.py", ["--games", "40000", "--disagree", "300", "--seed", "29"]),
-        ("unfinished.py", ["--games", "20000", "--slow-games", "40"])]
+# the other pages of results/strength, as --all runs them (their Reproduce lines say the same)
+ALSO = [("research.strength.habits", ["--games", "40000", "--disagree", "300", "--seed", "29"]),
+        ("research.strength.unfinished", ["--games", "20000", "--slow-games", "40"])]
 MANY = [("podkidnoy", 4), ("podkidnoy", 6), ("perevodnoy", 6), ("prostoy_5", 6)]
 
 
@@ -52,14 +52,14 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(HERE))
     ap.add_argument("--from-json", action="store_true", help="only re-render README.md from strength.json")
-    ap.add_argument("--all", action="store_true", help="then habits.py and unfinished.py too (the folder's every "
-                    "table, with the arguments their pages record)")
+    ap.add_argument("--all", action="store_true", help="then research.strength.habits and .unfinished too (every "
+                    "table of results/strength, with the arguments their pages record)")
     a = ap.parse_args()
     if a.from_json:
         out = json.loads(Path(a.out, "strength.json").read_text())
         for k, v in out.get("args", {}).items():
-            setattr(a, k, v)
-        a.from_json = True
+            if k not in ("out", "from_json", "all"):  # the page goes where --out says, not where the run wrote it
+                setattr(a, k, v)
         render(out, a)
         return
     t0 = time.time()
@@ -89,8 +89,8 @@ def main():
     Path(a.out, "strength.json").write_text(json.dumps(out, indent=1, default=float))
     render(out, a)
     if a.all:
-        for script, args in ALSO:
-            subprocess.run([sys.executable, str(HERE / script), *args, "--threads", str(a.threads)], check=True)
+        for module, args in ALSO:
+            subprocess.run([sys.executable, "-m", module, *args, "--threads", str(a.threads)], check=True, cwd=ROOT)
 
 
 def _commit() -> str:
@@ -107,9 +107,9 @@ def _commit() -> str:
 
 def render(out, a):
     md = ["# Strength of the `search` player", "",
-          f"Reproduce: `python results/strength/run.py --games {a.games} --budget-games {a.budget_games} "
+          f"Reproduce: `python -m research.strength.run --games {a.games} --budget-games {a.budget_games} "
           f"--threads {a.threads} --seed {a.seed}` ({out['seconds'] / 60:.0f} min on this machine; with `--all` it "
-          "goes on to `habits.py` and `unfinished.py`, the folder's other pages). "
+          "goes on to `research.strength.habits` and `research.strength.unfinished`, the folder's other pages). "
           "Difference = opponents' fool rate per seat minus search's (points; positive = search stronger), "
           "seats rotated, 95% normal interval over deals. Default budget: `samples=128,playout=1` "
           "(expert playouts, at most 10 leads searched).", "",
@@ -145,10 +145,11 @@ def render(out, a):
            "before them: +12.5 / +8.1 / +11.0 / +7.5). Search's own imagined games keep expert without those "
            "rollouts and with its endgame solver at 8 cards, so search's figures here do not move with them.", "",
            "Also in this folder: `habits.md` (expert against greedy in every family at 2-6 players, what "
-           "each of expert's habits is worth, where search disagrees with expert; `habits.py`), `unfinished.md` "
-           "(unfinished deals per strategy, family and player count; `unfinished.py`; `unfinished_before.md` is the "
-           "same table before the cycle fix) and `multi/phases.md` (at 6 players, how much of search's edge over "
-           "expert comes while 4-6, 3 or 2 players are still in, and from which decision kind; `multi/phases.py`: "
+           "each of expert's habits is worth, where search disagrees with expert; `research.strength.habits`), "
+           "`unfinished.md` (unfinished deals per strategy, family and player count; `research.strength.unfinished`; "
+           "`unfinished_before.md` is the same table before the cycle fix) and `multi/phases.md` (at 6 players, how "
+           "much of search's edge over expert comes while 4-6, 3 or 2 players are still in, and from which decision "
+           "kind; `research.strength.multi.phases`: "
            "in podkidnoy +4.2 of +6.1 comes with three players left, beyond the two-player solver's reach)."]
     Path(a.out, "README.md").write_text("\n".join(md) + "\n")
 

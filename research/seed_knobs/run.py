@@ -1,8 +1,8 @@
 """The seed-advice knobs of issue 13 §6, each switched on against the same strategy with it off.
 
-    DURAK_CACHE_DIR=/tmp/dc python results/seed_knobs/run.py              # 4.6 million games, ~3 min on a thread
-    python results/seed_knobs/run.py --games 10000                          # a quick look
-    python results/seed_knobs/run.py --rows 3 --out /tmp/row3.md            # one row (200,000 games)
+    DURAK_CACHE_DIR=/tmp/dc python -m research.seed_knobs.run             # 4.6 million games, ~3 min on a thread
+    python -m research.seed_knobs.run --games 10000                         # a quick look
+    python -m research.seed_knobs.run --rows 3 --out /tmp/row3.md           # one row (200,000 games)
 
 Each row is a paired comparison (sim.experiments.compare.Comparison): arm A is the line-up with the knob on,
 arm B the same line-up with it off, on the same deals, seats rotated (each role in every seat, equal games).
@@ -10,15 +10,14 @@ Figures: the tested strategy's fool rate (role 0), its opponents' (role 1), the 
 A minus B in points, with 95% intervals of the paired difference. Writes results/seed_knobs/README.md.
 """
 import argparse
-import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+from research import RESULTS
+from sim.core import rules as R
+from sim.experiments import batch
+from sim.experiments.compare import Arm, Comparison
 
-from sim.core import rules as R  # noqa: E402
-from sim.experiments import batch  # noqa: E402
-from sim.experiments.compare import Arm, Comparison  # noqa: E402
+HERE = RESULTS / "seed_knobs"  # the page this writes
 
 # (seed advice, family, players, knob on, knob off, opponent)
 ROWS = [
@@ -63,7 +62,7 @@ def main():
     a = ap.parse_args()
     keep = {int(x) for x in a.rows.split(",") if x.strip()} or set(range(len(ROWS)))
     lines = ["# The seed-advice knobs (issue 13 §6)", "",
-             f"`python results/seed_knobs/run.py --games {a.games} --seed {a.seed}`: each row plays the same "
+             f"`python -m research.seed_knobs.run --games {a.games} --seed {a.seed}`: each row plays the same "
              f"{a.games:,} deals twice, seats rotated: with the knob on (A) and off (B). Differences A - B in "
              "points with 95% intervals; role 0 is the strategy tested, the opponents' figure is per seat. "
              "Negative for the tested strategy = the knob helps it.", "",

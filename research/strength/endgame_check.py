@@ -1,7 +1,5 @@
 """Check strategies/_endgame.py against a plain minimax over the engine (Deal.legal_options / apply) on endgames
-reached in real deals: python results/strength/endgame_check.py DEALS MAXCARDS (slow: the minimax is Python)."""
-import os, sys
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+reached in real deals: python -m research.strength.endgame_check DEALS MAXCARDS (slow: the minimax is Python)."""
 import sys, random
 import numpy as np
 from functools import lru_cache
@@ -48,25 +46,31 @@ def solver_value(d):
         best = max(best, v)
     return best if seat == 0 else -best, seat
 
-random.seed(1)
-n = mism = 0
-for i in range(int(sys.argv[1])):
-    d = Deal(rules, 7, i)
-    maxcards = int(sys.argv[2])
-    while not d.over:
-        seat, kind = d.to_act()
-        if d.ws[O_TALON] == 0 and kind in (0, 1, 2) and sum(d.hands()) and sum(bin(h).count("1") for h in d.hands()) <= maxcards and random.random() < 0.5:
-            if d.hands()[0] and d.hands()[1]:
-                r = ref(Deal.from_state(rules, d.ws))
-                s, _ = solver_value(d)
-                n += 1
-                if n % 20 == 0: print(n, flush=True)
-                if r != s:
-                    mism += 1
-                    print("MISMATCH", i, kind, r, s, d.hands(), flush=True)
-        obs = d.observe(seat)
-        a = XF[kind](obs, np.int64(d.ws[L.S_LEGAL]), Q, rng)
-        if random.random() < 0.3:
-            a = random.choice(sorted(d.legal_options()))
-        d.apply(int(a))
-print("checked", n, "mismatches", mism, flush=True)
+
+def main():
+    random.seed(1)
+    n = mism = 0
+    for i in range(int(sys.argv[1])):
+        d = Deal(rules, 7, i)
+        maxcards = int(sys.argv[2])
+        while not d.over:
+            seat, kind = d.to_act()
+            if d.ws[O_TALON] == 0 and kind in (0, 1, 2) and sum(d.hands()) and sum(bin(h).count("1") for h in d.hands()) <= maxcards and random.random() < 0.5:
+                if d.hands()[0] and d.hands()[1]:
+                    r = ref(Deal.from_state(rules, d.ws))
+                    s, _ = solver_value(d)
+                    n += 1
+                    if n % 20 == 0: print(n, flush=True)
+                    if r != s:
+                        mism += 1
+                        print("MISMATCH", i, kind, r, s, d.hands(), flush=True)
+            obs = d.observe(seat)
+            a = XF[kind](obs, np.int64(d.ws[L.S_LEGAL]), Q, rng)
+            if random.random() < 0.3:
+                a = random.choice(sorted(d.legal_options()))
+            d.apply(int(a))
+    print("checked", n, "mismatches", mism, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -2,21 +2,20 @@
 given number of players is still in (and only some decision kinds), expert with its own tables decides the rest;
 each variant is paired deal by deal with expert alone on the same deals (seats rotated).
 
-    python results/strength/multi/phases.py                 # 2,000 deals a row, ~15 min on 2 cores; writes phases.md
-    python results/strength/multi/phases.py --deals 300     # a quick look
+    python -m research.strength.multi.phases                # 2,000 deals a row, ~15 min on 2 cores; writes phases.md
+    python -m research.strength.multi.phases --deals 300    # a quick look
 """
 import argparse
-import math
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parents[2]))
+from research import RESULTS
+from sim.experiments.strength import mean_interval
+
+HERE = RESULTS / "strength" / "multi"  # the page this writes
 
 KINDS = {"podkidnoy": ("attack", "cover", "throw_in"), "prostoy_5": ("attack", "cover"),
          "prostoy_6": ("attack", "cover")}
@@ -26,7 +25,7 @@ ROWS += [("podkidnoy", (2, 3), (k,)) for k in KINDS["podkidnoy"]]
 
 
 def _run(job):
-    import log_search as LS
+    from research.strength.multi import log_search as LS
     fam, act, kinds, deals, seed = job
     t = time.time()
     *_, x = LS.play(fam, 6, deals, list(kinds), seed, act=act, xparams=np.full(16, -99.0))
@@ -34,9 +33,7 @@ def _run(job):
 
 
 def _ci(x):
-    m = float(x.mean())
-    h = 1.959963984540054 * float(x.std(ddof=1)) / math.sqrt(len(x))
-    return f"**{100 * m:+.1f}** [{100 * (m - h):+.1f}, {100 * (m + h):+.1f}]"
+    return "**{:+.1f}** [{:+.1f}, {:+.1f}]".format(*mean_interval(x))
 
 
 def main():
@@ -57,7 +54,7 @@ def main():
              "(default budget) decides only while the players still in are as shown, and only the decision kinds "
              "shown; expert (its own tables, endgame solver included) decides the rest. Difference = greedy's fool "
              "rate per seat minus that seat's (points, 95% interval over deals); gain = the same deals with expert "
-             "alone, paired. Reproduce: `python results/strength/multi/phases.py --deals "
+             "alone, paired. Reproduce: `python -m research.strength.multi.phases --deals "
              f"{a.deals} --seed {a.seed}` ({(time.time() - t0) / 60:.0f} min on this machine).", "",
              "| family | search decides with | kinds | difference vs greedy | gain over expert alone |",
              "|---|---|---|---|---|"]

@@ -5,18 +5,16 @@ and 100,000 with the seats reversed (same seed, so the same deals). Rates are pe
 with 95% Wilson intervals (sim.experiments.stats.wilson). One compiled engine serves every line-up
 (dispatch.engine_for is asked for the full set of names each time).
 
-    .venv/bin/python results/round_robin_2p.py > results/round_robin_2p.md
+    .venv/bin/python -m research.round_robin_2p > results/round_robin_2p.md
 """
 import itertools
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from sim.experiments import batch
-from sim.core import dispatch  # noqa: E402
-from sim.core import rules as R  # noqa: E402
-from sim.experiments.stats import wilson  # noqa: E402
+from sim.core import dispatch
+from sim.core import rules as R
+from sim.experiments import tasks
+from sim.experiments.stats import wilson
 
 FAMILIES = ("podkidnoy", "prostoy_5", "perevodnoy")
 GAMES_PER_ORDER = 100_000
@@ -26,8 +24,12 @@ THREADS = 2
 # the search players (search, rollout: tens of games a second) are measured on their own in results/strength/
 SLOW = ("search", "rollout")
 ALL = sorted(n for n in dispatch.discover() if n not in SLOW)
-_orig = dispatch.engine_for
-dispatch.engine_for = lambda names, paths=(): _orig(list(names) + ALL, paths)
+
+
+def one_engine():
+    """Every line-up asks for the full set of names: one compiled engine serves them all."""
+    orig = dispatch.engine_for
+    dispatch.engine_for = lambda names, paths=(): orig(list(names) + ALL, paths)
 
 
 def pct(k, n):
@@ -36,13 +38,14 @@ def pct(k, n):
 
 
 def main():
+    one_engine()
     t_start = time.time()
     out = ["# Round-robin, 2 players: every pair of strategies, seats swapped",
            "",
            f"Each pair: {2 * GAMES_PER_ORDER:,} deals ({GAMES_PER_ORDER:,} per seat order, seed {SEED}), default rules of",
            "the family. Rates in % of finished deals with 95% Wilson intervals; `A escaped` = B is the fool.",
            "`A - B fool` is B's fool rate minus A's in points (positive: A is better). Produced by",
-           "`results/round_robin_2p.py` (sim.experiments.batch.run, 2 threads). The search players (search,",
+           "`python -m research.round_robin_2p` (sim.experiments.tasks.run, 2 threads). The search players (search,",
            "rollout) are left out: at tens of games a second they are measured in `results/strength/`.", ""]
     for fam in FAMILIES:
         rules = R.resolve(fam, 2)
@@ -53,7 +56,7 @@ def main():
         for a, b in itertools.combinations(names, 2):
             fa = fb = d = n = unf = 0
             for order, ia in (([a, b], 0), ([b, a], 1)):
-                t = batch.run(rules, order, games=GAMES_PER_ORDER, seed=SEED, threads=THREADS).tally
+                t = tasks.run(rules, order, games=GAMES_PER_ORDER, seed=SEED, threads=THREADS).tally
                 fa += int(t.fool[ia])
                 fb += int(t.fool[1 - ia])
                 d += int(t.draws)

@@ -1,9 +1,9 @@
-"""xp: `expert` with up to 7 of its knobs changed, for the leave-one-out table (results/strength/habits.py).
+"""xp: `expert` with up to 7 of its knobs changed, for the leave-one-out table (research/strength/habits.py).
 
 Parameters (i0, v0, ..., i6, v6): set knob number i_k of strategies/_lib.py (KNOB_NAMES order) to v_k on
 top of expert's tuned table for the family and player count (old=1: on top of its one table per family from
-before issue 14); i_k = -1: unused. Not part of the library (it lives here and
-is loaded with --strategy-path results/strength/knobs)."""
+before issue 14); i_k = -1: unused. Not part of the library: it lives here and is loaded by path, with
+--strategy-path research/strength/knobs (research.strength.knobs.FOLDER), never imported as a module."""
 import numpy as np
 from numba import njit
 

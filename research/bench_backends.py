@@ -1,6 +1,6 @@
 """Threads against a local Dask cluster on this machine: games/s of the same run, and the per-task overhead.
 
-    DURAK_CACHE_DIR=... python results/bench_backends.py [GAMES] [REPEATS] [CHUNKS]   (REPEATS 0: task cost only)
+    DURAK_CACHE_DIR=... python -m research.bench_backends [GAMES] [REPEATS] [CHUNKS]   (REPEATS 0: task cost only)
 
 Runs `durak run --games GAMES --json` alternately with --threads 2 and with --backend dask --threads 2
 (a LocalCluster of 2 worker processes of 1 thread) at several chunk sizes (CHUNKS: 16384,65536,4096), REPEATS times interleaved (the
@@ -36,21 +36,22 @@ def task_overhead(n=400):
     import distributed
 
     from sim.core.rules import resolve
-    from sim.experiments import batch, executors
+    from sim.experiments import backends, batch
+    from sim.experiments import tasks as T
     rules = resolve("podkidnoy", 2)
-    lu = executors.lineup(rules, batch.make_lineup(rules, ["greedy"]))
-    tasks = [executors.Chunk(lu, 1, i, 1) for i in range(n)]
-    executors.runner_for(lu).play_raw(0, 0, 1)
+    lu = T.lineup(rules, batch.make_lineup(rules, ["greedy"]))
+    tasks = [T.Chunk(lu, 1, i, 1) for i in range(n)]
+    T.runner_for(lu).play_raw(0, 0, 1)
     out = {}
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=logging.ERROR) as lc, distributed.Client(lc) as client:
-        backend = executors.DaskBackend(client=client)
-        backend.warm([lu])
-        for name, pool in (("threads", executors.ThreadBackend(2).pool()), ("dask", backend.pool())):
+        backend = backends.DaskBackend(client=client)
+        backend.warm(T.warm, [lu])
+        for name, pool in (("threads", backends.ThreadBackend(2).pool()), ("dask", backend.pool())):
             for ahead in (4, 32):  # 4: what the runners keep in flight on 2 workers; 32: latency hidden
-                list(executors.stream(pool, executors.play_chunk, tasks[:20], ahead))
+                list(backends.stream(pool, T.play_chunk, tasks[:20], ahead))
                 t = time.perf_counter()
-                list(executors.stream(pool, executors.play_chunk, tasks, ahead))
+                list(backends.stream(pool, T.play_chunk, tasks, ahead))
                 out[name, ahead] = (time.perf_counter() - t) / n  # wall seconds per task, 2 workers
             pool.close()
     return out

@@ -1,15 +1,16 @@
 """What expert's habits are worth, against greedy: one command reproduces results/strength/habits.md.
 
-    DURAK_CACHE_DIR=/tmp/dc nice -n 10 python results/strength/habits.py                # ~15 min on 2 cores
-    python results/strength/habits.py --games 20000 --disagree 300                      # a quick look
+    DURAK_CACHE_DIR=/tmp/dc nice -n 10 python -m research.strength.habits               # ~15 min on 2 cores
+    python -m research.strength.habits --games 20000 --disagree 300                     # a quick look
 
 Tables (fool-rate difference = greedy's fool rate per seat minus expert's, points, seats rotated:
-expert in every seat in turn, games / n deals each; 95% normal intervals over deals):
+expert in every seat in turn, games / n deals each; 95% normal intervals over deals; paired per deal by
+sim.experiments.strength.deal_diffs):
 
 1. expert against greedy in every family at 2-6 players (and expert as it was before issue 14's
    changes, on the same deals: the paired gain).
 2. Leave one out: every knob of strategies/_lib.py whose expert value differs from greedy's, set back
-   to greedy's value alone (results/strength/knobs/xp.py); the paired loss on the same deals is what
+   to greedy's value alone (research/strength/knobs/xp.py); the paired loss on the same deals is what
    the habit is worth.
 3. Where search disagrees with expert, by decision kind (search in every seat, default budget).
 """
@@ -19,16 +20,12 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
-sys.path.insert(0, str(HERE))
+from research import RESULTS
+from research.strength import deal_diffs, fmt, mean_interval
+from strategies import expert as X
+from strategies._lib import BASE, KNOB_NAMES
 
-import _paired as P  # noqa: E402
-from _paired import deal_diffs, fmt, mean_ci  # noqa: E402
-from strategies import expert as X  # noqa: E402
-from strategies._lib import BASE, KNOB_NAMES  # noqa: E402
-
-P.PATHS.append(str(HERE / "knobs"))
+HERE = RESULTS / "strength"  # the pages this writes
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 TABLES = {"prostoy_5": X.K_P5, "prostoy_6": X.K_P6_OLD, "podkidnoy": X.K_POD, "perevodnoy": X.K_PER}  # before
 
@@ -78,11 +75,11 @@ def main():
             g = a.games if n == 2 else a.games // 2
             g -= g % n
             d, u = deal_diffs(fam, n, "expert", "greedy", g, a.seed, a.threads)
-            r = {"family": fam, "players": n, "games": len(d), "unfinished": int(u.sum()), "expert": mean_ci(d)}
+            r = {"family": fam, "players": n, "games": len(d), "unfinished": int(u.sum()), "expert": mean_interval(d)}
             old = before(fam, n)
             if old:
                 b, ub = deal_diffs(fam, n, "xp:old=1", "greedy", g, a.seed, a.threads)
-                r.update(before=mean_ci(b), gain=mean_ci(d - b), unfinished_before=int(ub.sum()))
+                r.update(before=mean_interval(b), gain=mean_interval(d - b), unfinished_before=int(ub.sum()))
             out["vs_greedy"].append(r)
             print(r, flush=True)
     for fam in FAMILIES:
@@ -94,11 +91,11 @@ def main():
                 i = KNOB_NAMES.index(k)
                 d, _ = deal_diffs(fam, n, xp({k: BASE[i]}), "greedy", g, a.seed, a.threads)
                 r = {"family": fam, "players": n, "knob": k, "expert_value": table(fam, n)[i], "off_value": BASE[i],
-                     "games": len(d), "without": mean_ci(d), "worth": mean_ci(full - d), "expert": mean_ci(full)}
+                     "games": len(d), "without": mean_interval(d), "worth": mean_interval(full - d), "expert": mean_interval(full)}
                 out["loo"].append(r)
                 print(fam, n, k, fmt(r["worth"]), flush=True)
     if a.disagree:
-        from _disagree import disagreements
+        from research.strength.disagree import disagreements
         for fam in FAMILIES:
             r = disagreements(fam, 2, a.disagree)
             r.pop("events")
@@ -112,7 +109,7 @@ def main():
 def render(out, path):
     a = out["args"]
     md = ["# expert's habits against greedy", "",
-          f"Reproduce: `python results/strength/habits.py --games {a['games']} --disagree {a['disagree']} "
+          f"Reproduce: `python -m research.strength.habits --games {a['games']} --disagree {a['disagree']} "
           f"--seed {a['seed']}` "
           f"({out['seconds'] / 60:.0f} min on 2 shared cores). Difference = greedy's fool rate per seat minus "
           "expert's, in points (positive: expert stronger), seats rotated (expert in each seat in turn, the same "
@@ -128,7 +125,7 @@ def render(out, path):
                   f"{r['unfinished']} / {r.get('unfinished_before', r['unfinished'])} |")
     md += ["", "## 2. Leave one out: what each habit is worth", "",
            "Each knob of `strategies/_lib.py` that expert sets differently from greedy, set back to greedy's "
-           "value alone (`results/strength/knobs/xp.py`). *Worth* = expert's difference minus the variant's, "
+           "value alone (`research/strength/knobs/xp.py`). *Worth* = expert's difference minus the variant's, "
            "on the same deals (positive: the habit helps). `TAKE_HIGH_TALON`, `HIGH_RANK`, `HIGH_TRUMP_RANK` and "
            "`TAKE_MAX_PICKUP` are one habit (take rather than spend a high card early): switching any of them "
            "off can switch the whole habit off, hence equal figures; a knob worth +0.0 has no effect where the "

@@ -2,8 +2,8 @@
 
 Reproduce with one command (writes results/strength/unfinished.md and unfinished.json):
 
-    DURAK_CACHE_DIR=/tmp/dc nice -n 10 python results/strength/unfinished.py            # 20,000 games a cell
-    python results/strength/unfinished.py --games 2000 --slow-games 40                 # a quick look
+    DURAK_CACHE_DIR=/tmp/dc nice -n 10 python -m research.strength.unfinished           # 20,000 games a cell
+    python -m research.strength.unfinished --games 2000 --slow-games 40                # a quick look
 
 Line-ups per strategy S, family and player count: S in every seat ("alone"), S in one seat with
 greedy in the others and S in one seat with expert in the others ("vs greedy", "vs expert"; S rotated
@@ -12,40 +12,36 @@ through the seats, games / n per seat). `search` and `rollout` are slow: they pl
 """
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))
+from research import RESULTS
+from sim.core import dispatch
+from sim.core import rules as R
+from sim.experiments import tasks
+from sim.experiments.stats import wilson
 
-from sim.core import dispatch  # noqa: E402
-from sim.core import rules as R  # noqa: E402
-from sim.experiments import batch  # noqa: E402
-
+HERE = RESULTS / "strength"  # the pages this writes
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 SLOW = ("search", "rollout")
 
 
-def upper(k, n, z=1.959963984540054):
-    if n == 0:
-        return 1.0
-    p = k / n
-    c = (p + z * z / (2 * n) + z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))) / (1 + z * z / n)
-    return c
+def upper(k, n):
+    """The 95% Wilson upper bound of k unfinished in n (1.0 for n == 0)."""
+    return float(wilson(k, n)[1])
 
 
 def cell(fam, n, s, opp, games, seed, threads):
     rules = R.resolve(fam, n)
     if opp is None:
-        t = batch.run(rules, [s] * n, games=games, seed=seed, threads=threads).tally
+        t = tasks.run(rules, [s] * n, games=games, seed=seed, threads=threads).tally
         return t.games, t.unfinished
     g = u = 0
     for k in range(n):
         lu = [opp] * n
         lu[k] = s
-        t = batch.run(rules, lu, games=max(1, games // n), seed=seed + k, threads=threads).tally
+        t = tasks.run(rules, lu, games=max(1, games // n), seed=seed + k, threads=threads).tally
         g += t.games
         u += t.unfinished
     return g, u
@@ -97,7 +93,7 @@ def render(out, path):
     a = out["args"]
     bad = [r for r in rows if r["rate"] > 0.0001]
     md = ["# Unfinished deals per strategy, family and player count", "",
-          f"Reproduce: `python results/strength/unfinished.py --games {a['games']} --slow-games {a['slow_games']}` "
+          f"Reproduce: `python -m research.strength.unfinished --games {a['games']} --slow-games {a['slow_games']}` "
           f"({out['seconds'] / 60:.0f} min on 2 shared cores). Unfinished = still going after 1,000 bouts (RUL-22); "
           "target <= 0.01% in every cell.", "",
           f"**{len(rows)} cells, {sum(r['games'] for r in rows):,} deals, {sum(r['unfinished'] for r in rows):,} "

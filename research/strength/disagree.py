@@ -1,6 +1,7 @@
 """Where `search` disagrees with `expert`: at every searched decision (more than one option) of deals
 played by search in every seat, expert's answer on the same observation is compared with search's
-and the disagreement classified (helper for results/strength/habits.py)."""
+and the disagreement classified (table 3 of research/strength/habits.py; on its own, as JSON:
+`python -m research.strength.disagree FAMILY [PLAYERS [DECISIONS]]`)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,23 +1,24 @@
 """Search in ONE seat among greedy players: log search's and expert's answers at each of search's decisions,
 and play variants where search decides only some decision kinds (expert the rest), to see which kind matters.
 
-    python results/strength/multi/log_search.py podkidnoy 6 600 KINDS   # KINDS: e.g. attack,cover,throw_in
+    python -m research.strength.multi.log_search podkidnoy 6 600 KINDS   # KINDS: e.g. attack,cover,throw_in
+
+Writes the log to results/strength/multi/log_FAMILY_N_KINDS_SEED.npz.
 """
-import json
+import os
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
-from sim.core import layout as L  # noqa
-from sim.core import rules as R  # noqa
-from sim.core.lib import O_HAND, O_HAND_SIZE, O_TALON, O_ATTACKER, O_DEFENDER, O_SEAT, O_OUT, O_TAKING, O_TABLE_MASK, O_TRUMP_SUIT, NIBBLE_LOW, popcount  # noqa
-from sim.core.machine import Deal  # noqa
-from strategies import expert as X, greedy as G, search as S  # noqa
+from research import RESULTS
+from sim.core import layout as L
+from sim.core import rules as R
+from sim.core.lib import O_HAND, O_HAND_SIZE, O_TALON, O_ATTACKER, O_DEFENDER, O_OUT, O_TAKING, O_TABLE_MASK, O_TRUMP_SUIT, popcount
+from sim.core.machine import Deal
+from sim.experiments.strength import mean_interval
+from strategies import expert as X, greedy as G, search as S
 
-import os
 ACT = tuple(int(v) for v in os.environ.get("ACT", "0,9").split(","))
 XF = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)
 GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
@@ -71,7 +72,8 @@ def play(family, n, deals, kinds, seed=5, samples=128, log=None, me_strat=None, 
         fools[0] += fool[me]
         fools[1] += (sum(fool) - fool[me]) / (n - 1)
     x = np.array(diffs)
-    return 100 * x.mean(), 100 * 1.96 * x.std(ddof=1) / np.sqrt(len(x)), 100 * fools / deals, x
+    m, _, hi = mean_interval(x)
+    return m, hi - m, 100 * fools / deals, x
 
 
 if __name__ == "__main__":
@@ -82,8 +84,8 @@ if __name__ == "__main__":
     t = time.time()
     m, h, f, x = play(fam, n, deals, kinds, seed, log=log)
     print(f"{fam} {n}p ACT={ACT} seed={seed} kinds={kinds}: diff {m:+.1f} +-{h:.1f}  fool me/greedy {f[0]:.1f}/{f[1]:.1f}  {time.time()-t:.0f}s")
-    out = Path(__file__).parent / f"log_{fam}_{n}_{'-'.join(kinds)}_{seed}.json"
-    np.savez_compressed(str(out).replace(".json", ".npz"), kind=np.array([l[0] for l in log]),
+    out = RESULTS / "strength" / "multi" / f"log_{fam}_{n}_{'-'.join(kinds)}_{seed}.npz"
+    np.savez_compressed(str(out), kind=np.array([l[0] for l in log]),
                         expert=np.array([l[1] for l in log]), search=np.array([l[2] for l in log]),
                         deal=np.array([l[3] for l in log]), me=np.array([l[4] for l in log]),
                         obs=np.array([l[5] for l in log]), x=x)

@@ -1,0 +1,1 @@
+"""Many-player strength experiments (results/strength/multi/): `python -m research.strength.multi.<script> ...`."""
