@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scripted check (issue 10): `durak run --backend dask` gives the JSON of `--threads 2` (timing and output
+# Scripted check: `durak run --backend dask` gives the JSON of `--threads 2` (timing and output
 # folder aside), also when one worker process is killed with SIGKILL in the middle of the run.
 #   DURAK_CACHE_DIR=... research/check_dask_kill.sh [GAMES]
 set -euo pipefail

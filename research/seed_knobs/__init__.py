@@ -1,1 +1,1 @@
-"""The seed-advice knobs of issue 13 §6 (results/seed_knobs/README.md): `python -m research.seed_knobs.run`."""
+"""The seed-advice knobs (results/seed_knobs/README.md): `python -m research.seed_knobs.run`."""

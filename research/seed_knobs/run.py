@@ -1,4 +1,4 @@
-"""The seed-advice knobs of issue 13 §6, each switched on against the same strategy with it off.
+"""The seed-advice knobs, each switched on against the same strategy with it off.
 
     DURAK_CACHE_DIR=/tmp/dc python -m research.seed_knobs.run             # 4.6 million games, ~3 min on a thread
     python -m research.seed_knobs.run --games 10000                         # a quick look
@@ -61,7 +61,7 @@ def main():
     ap.add_argument("--out", default=str(HERE / "README.md"))
     a = ap.parse_args()
     keep = {int(x) for x in a.rows.split(",") if x.strip()} or set(range(len(ROWS)))
-    lines = ["# The seed-advice knobs (issue 13 §6)", "",
+    lines = ["# The seed-advice knobs", "",
              f"`python -m research.seed_knobs.run --games {a.games} --seed {a.seed}`: each row plays the same "
              f"{a.games:,} deals twice, seats rotated: with the knob on (A) and off (B). Differences A - B in "
              "points with 95% intervals; role 0 is the strategy tested, the opponents' figure is per seat. "

@@ -7,8 +7,8 @@ Tables (fool-rate difference = greedy's fool rate per seat minus expert's, point
 expert in every seat in turn, games / n deals each; 95% normal intervals over deals; paired per deal by
 sim.experiments.strength.deal_diffs):
 
-1. expert against greedy in every family at 2-6 players (and expert as it was before issue 14's
-   changes, on the same deals: the paired gain).
+1. expert against greedy in every family at 2-6 players (and expert as it was before its
+   per-player-count tables, on the same deals: the paired gain).
 2. Leave one out: every knob of strategies/_lib.py whose expert value differs from greedy's, set back
    to greedy's value alone (research/strength/knobs/xp.py); the paired loss on the same deals is what
    the habit is worth.
@@ -42,7 +42,7 @@ def table(fam, n):
 
 
 def before(fam, n):
-    """The knob changes that turn today's expert back into expert before issue 14's tuning (xp overrides;
+    """The knob changes that turn today's expert back into expert before its per-player-count tuning (xp overrides;
     the one table per family it had, TABLES)."""
     old, new = TABLES[fam], table(fam, n)
     return {k: old[i] for i, k in enumerate(KNOB_NAMES) if old[i] != new[i]}
@@ -116,7 +116,7 @@ def render(out, path):
           f"deals for every variant: seed {a['seed']}), 95% normal intervals over deals; paired columns are "
           "differences on the same deals. Unfinished deals (RUL-22) count as no difference and are listed.", "",
           "## 1. expert against greedy", "",
-          "| family | players | deals | expert: difference [95%] | before issue 14's changes | paired gain | "
+          "| family | players | deals | expert: difference [95%] | before the per-player-count tables | paired gain | "
           "unfinished (now / before) |", "|---|---|---|---|---|---|---|"]
     for r in out["vs_greedy"]:
         b = fmt(r["before"]) if "before" in r else "(unchanged)"

@@ -71,7 +71,7 @@ def main():
     for fam, n in OTHER:
         out["other"].append(head_to_head(fam, n, "search", "expert", a.budget_games, a.seed, a.threads))
         print(row(out["other"][-1]), flush=True)
-    for fam, n in MANY:  # how much a strong player gains among greedy players: the room expert has (issue 14)
+    for fam, n in MANY:  # how much a strong player gains among greedy players: the room expert has
         out["many"].append(head_to_head(fam, n, "search", "greedy", a.budget_games, a.seed, a.threads))
         print(row(out["many"][-1]), flush=True)
     for spec, s, p in BUDGETS:
@@ -133,8 +133,9 @@ def render(out, a):
            "the rates and counted in the last column; such a deal also drags games/s down. Re-render this page "
            "from strength.json with `--from-json`.", "",
            f"Measured at commit {out.get('commit', 'unknown')}. `search` plays "
-           "`expert` in its playouts, so a change to expert changes search too. With issue 14's expert (exact "
-           "two-player endgame, +30 against greedy in 2-player podkidnoy) the playout=0 rows sit at or below expert; "
+           "`expert` in its playouts, so a change to expert changes search too. With the expert that solves "
+           "the two-player endgame exactly (+30 against greedy in 2-player podkidnoy) the playout=0 rows sit at or "
+           "below expert; "
            "search against greedy in 2-player podkidnoy was +59 with the old expert, +31 with the first stronger "
            "one and +43 to +44.5 in the last two runs. Expert's rollouts in its endgames of two or three "
            "(`strategies/_rollout.py`) cut search's lead over it at 3-player podkidnoy from +30.6 to +16.5 (at 42b1b3b; "

@@ -2,7 +2,7 @@
 
 Parameters (i0, v0, ..., i6, v6): set knob number i_k of strategies/_lib.py (KNOB_NAMES order) to v_k on
 top of expert's tuned table for the family and player count (old=1: on top of its one table per family from
-before issue 14); i_k = -1: unused. Not part of the library: it lives here and is loaded by path, with
+before its per-player-count tables); i_k = -1: unused. Not part of the library: it lives here and is loaded by path, with
 --strategy-path research/strength/knobs (research.strength.knobs.FOLDER), never imported as a module."""
 import numpy as np
 from numba import njit
@@ -20,7 +20,7 @@ for _i in range(7):
     PARAMS[f"i{_i}"] = (-1.0, -1.0, 60.0, "knob index")
     PARAMS[f"v{_i}"] = (0.0, -99.0, 1e6, "value")
 
-PARAMS["old"] = (0.0, 0.0, 1.0, "1: start from expert's one table per family from before issue 14 (K_P5, K_P6_OLD, "
+PARAMS["old"] = (0.0, 0.0, 1.0, "1: start from expert's one table per family from before the per-player-count tables (K_P5, K_P6_OLD, "
                  "K_POD, K_PER), not from today's tables")
 Q = np.full(16, -99.0)  # expert's own parameters: all at their tuned values
 
