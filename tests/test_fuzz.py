@@ -26,7 +26,8 @@ from core_adapter import (STRATEGIES, check_decisions, check_trace, core_decisio
 from rulegen import rule_configs
 from sim.referee.decisions import DecisionError
 
-DEFAULT_EXAMPLES = 300  # ~70 s now; the legal-set test (same budget) about as much once it runs
+QUICK_EXAMPLES = 60  # the default tier (seconds); the slow tier runs FULL_EXAMPLES of each
+FULL_EXAMPLES = 300
 GAMES = 2  # series per strategy and configuration
 SEED = 4242
 SOAK_EXAMPLES = int(os.environ.get("DURAK_FUZZ_EXAMPLES", "0") or 0)
@@ -67,9 +68,16 @@ _SETTINGS = dict(derandomize=True, deadline=None, database=None, print_blob=True
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
-@settings(max_examples=DEFAULT_EXAMPLES, **_SETTINGS)
+@settings(max_examples=QUICK_EXAMPLES, **_SETTINGS)
 @given(rule_configs())
 def test_core_follows_the_referee_procedure(cfg):
+    _run(cfg)
+
+
+@pytest.mark.slow
+@settings(max_examples=FULL_EXAMPLES, **_SETTINGS)
+@given(rule_configs())
+def test_core_follows_the_referee_procedure_full(cfg):
     _run(cfg)
 
 
@@ -81,13 +89,24 @@ def test_soak_core_follows_the_referee_procedure(cfg):
     _run(cfg)
 
 
-@settings(max_examples=DEFAULT_EXAMPLES, **_SETTINGS)
-@given(rule_configs())
-def test_core_legal_sets_equal_the_referees(cfg):
+def _legal_sets(cfg):
     family, n, toggles, dps = cfg
     if not WITH_KNOWN_BUGS:
         assume(known_core_bug(family, n, toggles) is None)
     fuzz_legal_sets(family, n, toggles, dps)
+
+
+@settings(max_examples=QUICK_EXAMPLES, **_SETTINGS)
+@given(rule_configs())
+def test_core_legal_sets_equal_the_referees(cfg):
+    _legal_sets(cfg)
+
+
+@pytest.mark.slow
+@settings(max_examples=FULL_EXAMPLES, **_SETTINGS)
+@given(rule_configs())
+def test_core_legal_sets_equal_the_referees_full(cfg):
+    _legal_sets(cfg)
 
 
 # ---- regression cases: configurations the fuzzing found ----------------------------------

@@ -77,12 +77,14 @@ def test_the_shipped_network_matches_its_digest():
         assert M.META["decisions"] > 0 and M.META["data_seeds"]
 
 
+@pytest.mark.slow
 def test_learned_beats_greedy():
     """Seats rotated, 4,000 deals of 2-player podkidnoy: the learned player is clearly the stronger."""
     r = strength.head_to_head("podkidnoy", 2, "learned", "greedy", 4000, seed=5, threads=2)
     assert r["diff_lo"] > 10, r
 
 
+@pytest.mark.slow
 def test_a_small_retrain_learns(tmp_path):
     """Label a few dozen deals, fit: the loss falls and the network's own held-out picks (before the margin that
     falls back on expert's answer) lose less value than a uniform pick (break it: shuffle the targets in

@@ -24,7 +24,11 @@ def _images(nb) -> int:
                for o in c.get("outputs", []))
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+SLOW = {"02_strategies", "04_your_own_strategy"}  # a minute or more each: the slow tier
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW else p
+                                  for p in NOTEBOOKS], ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_and_shows_plots(path, monkeypatch):
     monkeypatch.setenv("DURAK_NB_SCALE", os.environ.get("DURAK_NB_SCALE", "0.01"))
     monkeypatch.delenv("MPLBACKEND", raising=False)  # the kernel picks its inline backend, as in Jupyter

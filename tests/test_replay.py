@@ -46,6 +46,7 @@ CONFIGS = {
     ],
 }
 PER_FAMILY = 10_000
+QUICK = 10  # the default tier replays the first tenth of every configuration's deals, the slow tier the rest
 CASES = [(fam, n, tg, i, -(-PER_FAMILY // len(cfgs))) for fam, cfgs in CONFIGS.items()
          for i, (n, tg) in enumerate(cfgs)]
 
@@ -57,14 +58,25 @@ def _lineup(n, i):
     return ("random",)
 
 
+def _replay(runner_for, family, n, toggles, i, series):
+    r = runner_for(family, n, toggles, strategies=_lineup(n, i))
+    for g in series:
+        tr = r.trace(seed=1000 + i, series=g)[0]
+        referee.replay(tr)  # raises ReplayError with the action index and the rule on any disagreement
+
+
 @pytest.mark.rules("RUL-15", "RUL-16", "RUL-17", "RUL-19", "POD-L2", "PER-1")
 @pytest.mark.parametrize("family,n,toggles,i,games", CASES,
                          ids=[f"{c[0]}-{c[1]}p-{c[3]}" for c in CASES])
 def test_core_traces_replay_through_the_referee(runner_for, family, n, toggles, i, games):
-    r = runner_for(family, n, toggles, strategies=_lineup(n, i))
-    for g in range(games):
-        tr = r.trace(seed=1000 + i, series=g)[0]
-        referee.replay(tr)  # raises ReplayError with the action index and the rule on any disagreement
+    _replay(runner_for, family, n, toggles, i, range(games // QUICK))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family,n,toggles,i,games", CASES,
+                         ids=[f"{c[0]}-{c[1]}p-{c[3]}" for c in CASES])
+def test_core_traces_replay_through_the_referee_full(runner_for, family, n, toggles, i, games):
+    _replay(runner_for, family, n, toggles, i, range(games // QUICK, games))
 
 
 @pytest.mark.rules("RUL-7", "RUL-8", "POD-S2", "PR5-S2", "PR6-S2")

@@ -13,6 +13,7 @@ from strategies import search as S
 FAST = "search:samples=12,candidates=6"
 
 
+@pytest.mark.slow  # the search player's engine takes minutes to compile: the slow tier
 @pytest.mark.parametrize("family,n", [("prostoy_5", 2), ("prostoy_6", 3), ("podkidnoy", 2), ("perevodnoy", 2),
                                       ("perevodnoy", 3)])
 def test_legal_and_replayed_by_the_referee(runner_for, family, n):
@@ -23,6 +24,7 @@ def test_legal_and_replayed_by_the_referee(runner_for, family, n):
         referee.replay(r.trace(seed=9, series=g)[0])
 
 
+@pytest.mark.slow
 def test_deterministic_for_a_seed(runner_for):
     r = runner_for("perevodnoy", 2, strategies=[FAST, "expert"])
     a = r.play_raw(seed=21, series0=0, n_series=6)
@@ -44,7 +46,8 @@ def _positions(family, n_deals=6, seed=1):
             d.apply(int(fns[kind](obs, np.int64(d.ws[L.S_LEGAL]), S.EXPERT, rng)))
 
 
-@pytest.mark.parametrize("family", ["podkidnoy", "perevodnoy", "prostoy_5"])
+@pytest.mark.parametrize("family", ["podkidnoy", pytest.param("perevodnoy", marks=pytest.mark.slow),
+                                    pytest.param("prostoy_5", marks=pytest.mark.slow)])
 def test_searches_every_decision_kind_and_answers_single_options_at_once(family):
     params = np.zeros(16)
     params[:3] = (24, 8, 0)
@@ -90,6 +93,7 @@ def test_candidates_cover_every_option_kind():
             assert {1 << c for c in range(36) if (int(obs[L.O_HAND]) >> c) & 1} <= got
 
 
+@pytest.mark.slow
 def test_stronger_than_expert_fast():
     """200 podkidnoy deals at a small budget, seats swapped: search's fool rate is lower (interval excludes 0).
     (samples=32: since expert solves the small two-player endgames exactly, 16 samples gave +10 [-3.7, +23.7] here.)"""

@@ -48,16 +48,33 @@ def _lineup(name, n):
     return [name, "random", name, "greedy"][:n]
 
 
-@pytest.fixture(scope="session")
-def engine_all():
-    """Every Runner built while this fixture is active uses the one engine holding all strategies."""
+# the strategies whose engine or play costs minutes: checked at full size in the slow tier only
+HEAVY = ("search", "rollout", "learned")
+QUICK_NAMES = [n for n in ALL_NAMES if n not in HEAVY]
+
+
+def _one_engine(names):
+    """Every Runner built while the fixture is active uses the one engine holding `names`."""
     orig = dispatch.engine_for
 
-    def engine_for(names, paths=()):
-        return orig(list(names) + ALL_NAMES, paths)
+    def engine_for(line_up, paths=()):
+        return orig(list(line_up) + list(names), paths)
     dispatch.engine_for = engine_for
-    engine_for(ALL_NAMES)
+    engine_for(names)
+    return orig
+
+
+@pytest.fixture(scope="session")
+def engine_all():
+    orig = _one_engine(ALL_NAMES)
     yield ALL_NAMES
+    dispatch.engine_for = orig
+
+
+@pytest.fixture(scope="module")
+def engine_quick():
+    orig = _one_engine(QUICK_NAMES)
+    yield QUICK_NAMES
     dispatch.engine_for = orig
 
 
@@ -80,6 +97,29 @@ def test_every_strategy_declares_name_description_families_params():
         assert (mod.__doc__ or "").strip(), f"{n}: the docstring must say where the idea comes from"
 
 
+QUICK_PLAYS = [(n, f) for n, f in PLAYS if n not in HEAVY]
+
+
+@pytest.mark.rules("C-4", "TEAM-3")
+@pytest.mark.parametrize("name,family", QUICK_PLAYS, ids=[f"{n}-{f}" for n, f in QUICK_PLAYS])
+def test_quick_games_without_an_illegal_move_replay_through_the_referee(engine_quick, name, family):
+    """The default tier's check of every cheap library strategy (the slow tier plays 10,000 deals of each):
+    500 deals of each mix without an illegal move or a lost card, one fool per decided deal, and two deals
+    of each mix replayed through the referee."""
+    for i, (n, toggles, _) in enumerate(MIXES[family]):
+        rules = R.resolve(family, n, toggles)
+        t = tasks.run(rules, _lineup(name, n), games=500, seed=100 + i, threads=2).tally
+        team_size = n // len(rules.teams) if rules.teams else 1
+        assert t.invariant_violations == 0
+        assert int(t.fool.sum()) == (t.finished - t.draws) * team_size, (name, family, n)
+        r = batch.Runner(rules, batch.make_lineup(rules, _lineup(name, n)))
+        for g in range(2):
+            tr = r.trace(seed=500 + i, series=g)[0]
+            if tr["result"]["bouts"] < MAX_BOUTS:
+                referee.replay(tr)
+
+
+@pytest.mark.slow
 @pytest.mark.rules("C-4", "TEAM-3", "RUL-22")
 @pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
 def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
@@ -95,6 +135,7 @@ def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
         assert t.unfinished <= 0.02 * games, f"{name} leaves {t.unfinished} of {games} deals unfinished"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
 def test_traces_replay_through_the_referee(engine_all, name, family):
     """~100 deals per strategy and family: every action is legal for the independent referee."""
@@ -105,6 +146,7 @@ def test_traces_replay_through_the_referee(engine_all, name, family):
             referee.replay(r.trace(seed=500 + i, series=g)[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,family", [(n, f) for n, f in PLAYS if n != "random"],
                          ids=[f"{n}-{f}" for n, f in PLAYS if n != "random"])
 def test_beats_random_two_players(engine_all, name, family):
@@ -170,6 +212,7 @@ VARIANT_PLAYS = [(n, v.name) for n in ALL_NAMES for v in PLAYED_VARIANTS
                  if v.name in dispatch.supported_variants(INFOS[n])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,variant", VARIANT_PLAYS, ids=[f"{n}-{v}" for n, v in VARIANT_PLAYS])
 def test_declared_variants_are_played_legally(engine_all, name, variant):
     """A strategy that declares a §6 variant (VARIANTS) plays it without an illegal move in every family
