@@ -325,6 +325,33 @@ def _ot_below(ws, n):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def talon_from(ws, lo, hi, cards):
+    """Talon cards lo..hi-1 moved to the front, then the cards of the mask `cards` lowest first; returns how
+    many the talon then holds (the caller puts the trump card back after them)."""
+    k = 0
+    for i in range(lo, hi):
+        ws[S_TALON + k] = ws[S_TALON + i]
+        k += 1
+    m = cards
+    while m:
+        ws[S_TALON + k] = lowest(m)
+        m &= m - 1
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _close_bout(rv, ws, rec):
+    """The table is cleared and the bout counted (the conservation check at every bout's end); the bout."""
+    ws[O_NTABLE] = 0
+    bout = ws[O_BOUT] + 1
+    ws[O_BOUT] = bout
+    if not conserved(ws, rv[R_NPLAYERS]):
+        rec[F_INVARIANT] += 1
+    return bout
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _to_discard(rv, ws, cards, trace, tn, tracing):
     """The beaten cards of a bout go to the discard. VAR-OT1 otboyny (RUL-54): every second bout that
     discards sends them into the talon instead, shuffled with its face-down cards, the trump card still
@@ -336,15 +363,7 @@ def _to_discard(rv, ws, cards, trace, tn, tracing):
         tend = ws[S_TEND]
         if ws[O_DISCARDS] % 2 == 0 and tp < tend:
             tc = ws[S_TALON + tend - 1]
-            k = 0
-            for i in range(tp, tend - 1):
-                ws[S_TALON + k] = ws[S_TALON + i]
-                k += 1
-            m = cards
-            while m:
-                ws[S_TALON + k] = lowest(m)
-                m &= m - 1
-                k += 1
+            k = talon_from(ws, tp, tend - 1, cards)
             i = k - 1
             while i > 0:  # Fisher-Yates over the face-down part
                 j = _ot_below(ws, i + 1)
@@ -368,11 +387,7 @@ def _to_discard(rv, ws, cards, trace, tn, tracing):
 def _end_bout(rv, ws, rec, taking):
     """RUL-20/21: who is out, is the deal over; else the next attacker and defender (RUL-5/6)."""
     n = rv[R_NPLAYERS]
-    ws[O_NTABLE] = 0
-    bout = ws[O_BOUT] + 1
-    ws[O_BOUT] = bout
-    if not conserved(ws, n):
-        rec[F_INVARIANT] += 1
+    bout = _close_bout(rv, ws, rec)
     out = ws[O_OUT]
     out_before = out
     n_out = ws[S_N_OUT]
@@ -525,11 +540,7 @@ def _big_loss(rv, ws, rec, s):
     """RUL-82: seat s holds big_durak_loss_at cards or more after taking: the deal ends at once, his side
     loses (he is its fool); everybody else still in escapes, sharing the next place; nobody draws."""
     n = rv[R_NPLAYERS]
-    ws[O_NTABLE] = 0
-    bout = ws[O_BOUT] + 1
-    ws[O_BOUT] = bout
-    if not conserved(ws, n):
-        rec[F_INVARIANT] += 1
+    bout = _close_bout(rv, ws, rec)
     rec[F_BOUTS] = bout
     out = ws[O_OUT]
     n_out = ws[S_N_OUT]

@@ -66,7 +66,7 @@ from sim.core.rules import R_POKER, R_POKER_EVERY, R_POKER_EXACT
 from sim.core import chain
 from sim.core.bout import (
     _ask, _count_in, _credit_pogon, _end_bout, _end_throw_bout, _gain2, _next_active, _open_bout, _over,
-    _play_out, _refill, _set_hand, _set_hand2, _to_discard, emit, next_opponent)
+    _play_out, _refill, _set_hand, _set_hand2, _to_discard, emit, next_opponent, talon_from)
 
 ONE = np.int64(1)
 
@@ -858,15 +858,7 @@ def _apply_swap(rv, ws, seat, a, trace, tn, tracing):
         k = popcount(a)
         for i in range(k):
             taken |= ONE << ws[S_TALON + tp + i]
-        j = 0
-        for i in range(tp + k, tend - trump_in):
-            ws[S_TALON + j] = ws[S_TALON + i]
-            j += 1
-        m = a
-        while m:
-            ws[S_TALON + j] = lowest(m)
-            m &= m - 1
-            j += 1
+        j = talon_from(ws, tp + k, tend - trump_in, a)
         if trump_in != 0:
             ws[S_TALON + j] = tc
             j += 1
