@@ -3,118 +3,16 @@
 Every heuristic strategy of ``strategies/`` is a thin file that calls the five ``h_*``
 functions below with a *knob tuple*: a ``UniTuple(float64, NK)``, the strategy's constant table (built
 with ``knobs(...)`` from ``BASE``, greedy's play) with a few knobs set from its own ``params`` by
-``put_params`` (expert: ``put_tuned``; one knob: ``put``). A new knob means a new index constant, ``NK``,
-``BASE`` and ``KNOB_NAMES`` here, and no change in any strategy file. One knob tuple type means numba compiles
-each ``h_*`` function once for the whole library, so an engine holding every strategy compiles about as fast as
-one holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
+``put_params`` (expert: ``put_tuned`` and ``put_capped``; one knob: ``put``). One knob tuple type means numba
+compiles each ``h_*`` function once for the whole library, so an engine holding every strategy compiles about as
+fast as one holding a single heuristic strategy. Nothing here allocates (the engine is compiled without
 NRT): hands and sets are int64 card bitmasks (bit ``rank*4 + suit``, see ``sim.core.lib``).
 
-Knobs (index constant: meaning; "talon" is obs[O_TALON], the cards left to draw):
-
-- ``TRUMP_LEAD_TALON``: lead / add trumps to a lead only when talon <= this (-1: only when forced).
-- ``PAIR_LEAD_TALON``: throw-in families: lead every card of the chosen rank (not just one) when
-  talon <= this (36: always, -1: never).
-- ``DUMP_TALON``, ``DUMP_HAND``: simple durak: lead the largest legal set (triple / five) when
-  talon <= DUMP_TALON or hand >= DUMP_HAND; otherwise ``SETS_EARLY`` decides (0: a single, 1: the
-  largest set). Throw-in families: when talon <= DUMP_TALON, throw in cards of any rank.
-- ``SETS_EARLY``: see above.
-- ``TAKE_HIGH_TALON``, ``HIGH_RANK``, ``HIGH_TRUMP_RANK``, ``TAKE_MAX_PICKUP``: defence: while
-  talon >= TAKE_HIGH_TALON and taking means picking up at most TAKE_MAX_PICKUP cards, take rather
-  than cover with a non-trump of rank index >= HIGH_RANK or a trump of rank index >= HIGH_TRUMP_RANK
-  (rank index 0 = six ... 8 = ace).
-- ``LONE_TRUMP``: the same, also for covering with one's only trump if its rank index >= this (99: off).
-- ``TAKE_TRUMP_TALON``: take (rather than cover) a trump attack while talon >= this (99: never).
-- ``KEEP_ACE``: 1: keep the trump ace for last: never lead, throw in or cover with it while other
-  options exist and talon > 0 (it is the one card nobody can beat).
-- ``TRANSFER``: perevodnoy: 0 never transfer; 1 transfer by showing when allowed, else by laying
-  a non-trump; 2 also lay trumps.
-- ``THROW_TRUMP_TALON``: throw in trumps only when talon <= this.
-- ``THROW_MAX_RANK``: while talon > DUMP_TALON, throw in non-trumps of rank index <= this only.
-- ``EXCHANGE_MIN_RANK``: exchange the trump six when the face-up trump's rank index >= this (1 = always).
-- ``COUNT``, ``COUNT_P``: while talon <= COUNT (-1: never), estimate from everything shown (discard, table, known hands, trump
-  card) the chance the defender cannot beat a card, and lead / throw in a card whose chance is
-  >= COUNT_P (cheapest first) before the plain cheapest choice.
-- ``ENDGAME``: 1: two players left and the talon empty: every card is known; lead (a set
-  containing) a card the opponent cannot beat, throw in such cards first.
-- ``MATCH``: simple durak defence: 1: assign covers to the whole set (strongest attack card first,
-  cheapest beater each) and take at once when the set cannot be covered (take-all rule); 0:
-  cover card by card with the cheapest beater (like greedy).
-- ``TAKE_HIGH_ATTACK``: seed 002's «лучше принять, чем крыть хорошую, старшую масть» read as written, about
-  the card led at you: while talon >= TAKE_HIGH_TALON, take rather than cover an attacking card of rank
-  index >= this (any suit, trumps included), whatever the pick-up (99: off). Simple durak with take-all
-  judges the whole set before the first cover; with partial defence the high card alone is left uncovered
-  (and so taken); throw-in families take the table. The covering-card reading is HIGH_RANK & co. above.
-- ``AVOID_DRAW``: seed 002's «не сделать ничьей» (1: on): two players left, talon empty (every card known):
-  never lead your whole hand when the opponent can cover it with all of his cards (both would go out
-  together: a draw) while another lead exists; lead the cheapest single instead. Leads only: holding back
-  a last throw-in never avoids the draw without risking the loss. It does not look for a sure win first:
-  within the bout there is none (any part of a hand he can cover whole, he can cover), so telling a won
-  position from a lost one needs a search of the bouts that follow, which this heuristic does not do.
-- ``ENDGAME_MANY``: seed 002's endgame rule with three or more players left (the seed says «соседа», the
-  neighbour, not "the opponent of two"): talon empty, lead (the largest set containing) a card the defender
-  cannot beat with chance >= this, judged from every card shown (0: off; the two-player rule is ENDGAME).
-- ``KEEP_PAIR_TALON``: seed 001's «иногда выгоднее придержать пару карт для следующего кона»: while
-  talon >= this, do not throw in a card of a rank you hold two or more of (keep the pair for your own
-  next lead; 99: off, 0: always).
-- ``LEAD_MIN_RANK``, ``LEAD_RANK_TALON``: podkidnoy / perevodnoy: while talon > LEAD_RANK_TALON, lead
-  the cheapest non-trump of rank index >= LEAD_MIN_RANK when there is one (0: off, the cheapest card).
-- ``THROW_COVER_MAX_RANK``: while the defender is covering (not taking) and talon > DUMP_TALON, throw in
-  non-trumps of rank index <= this only (8: any).
-- ``THROW_TAKE_MAX_RANK``: while the defender is taking and the talon is not empty, throw in
-  non-trumps of rank index <= this only (8: any).
-- ``COVER_TABLE_RANK``: podkidnoy / perevodnoy: cover with a card whose rank is already on the table
-  (it opens no new rank for throw-ins) when it costs at most this many rank steps more than the
-  cheapest cover of the same kind (-1: off).
-- ``LEAD_PAIR``: podkidnoy / perevodnoy: lead the cheapest non-trump of the lowest rank held twice or
-  more, if that rank is at most this many steps above the cheapest non-trump's (-1: off; leading from
-  the rank held most often instead was 1 point worse in 2-player podkidnoy).
-- ``THROW_NEXT_MAX_RANK``, ``THROW_NEXT_TAKE_MAX_RANK``, ``THROW_FAR_MAX_RANK``, ``THROW_ATT_MAX_RANK``: three or more
-  players left, ROLE_TALON <= talon <= ROLE_TALON_MAX: throw in non-trumps of rank index <= this only (-1: never throw
-  in; 8: any), by the thrower's seat: the seat after the defender (his next victim if he covers; ``_TAKE_``: when he
-  takes, the seat that attacks next), a seat further on, the attacker. Measured against greedy (issue 14), every
-  restriction lost (-0.1 to -19 points at 4-player podkidnoy): in throw-in games throwing in all you may is worth most.
-- ``COVER_OPEN_STEPS``, ``COVER_OPEN_TRUMP_STEPS``, ``COVER_OPEN_COST``, ``COVER_OPEN_EXPECT``: podkidnoy /
-  perevodnoy defence (-1: off): among the legal covers of the cheapest cover's kind (non-trump / trump) at most
-  STEPS (TRUMP_STEPS for trumps) ranks dearer, cover with the card whose rank leaves the others the fewest cards to
-  throw in (0 for a rank on the table; COST per rank step added), counted as every card of the rank not seen
-  elsewhere (EXPECT 0) or as the cards known in the others' hands plus the unseen ones times the share of the
-  unseen cards their hands hold (EXPECT 1); cheaper on ties. The take rules (TAKE_HIGH_TALON & co.) judge the card
-  chosen. (COVER_TABLE_RANK is the narrow form: table ranks only.)
-- ``LEAD_OPEN_STEPS``, ``LEAD_OPEN_SIGN``: podkidnoy / perevodnoy lead (-1: off), when no rule above chose it: among
-  the non-trumps at most STEPS ranks above the cheapest, the one whose rank the others hold fewest of (SIGN 1; -1:
-  most), expected as for COVER_OPEN_EXPECT, counting the throwers (everyone but the defender) and in perevodnoy
-  the defender too (he may transfer); SIGN 2 counts the defender in podkidnoy too.
-- ``TAKE_OPEN``, ``TAKE_OPEN_TALON``: with COVER_OPEN on, take rather than cover while talon >= TAKE_OPEN_TALON
-  when the cover chosen still leaves the others at least TAKE_OPEN cards to throw in (99: off; never in zanudny).
-- ``TAKE_FIRST_RANK``, ``TAKE_FIRST_ACTIVE``, ``TAKE_FIRST_DISCARD``, ``TAKE_FIRST_TABLE``: podkidnoy / perevodnoy,
-  early in a many-player deal (at least ACTIVE players still in, at most DISCARD cards discarded so far), nothing
-  covered yet this bout and at most TABLE attack cards on the table: take rather than cover a non-trump of rank
-  index >= RANK (99: off; never in zanudny). Found by search in one seat among greedy players at 6-player podkidnoy
-  (results/strength/multi): it took ~40% of first cards led in the first bouts, most often high ones.
-- ``ENDGAME_MANY_MAX``: ENDGAME_MANY applies only while at most this many players are still in (6: always).
-- ``THROW_TRUMP_ACTIVE``: three or more players: throw in trumps only while at most this many players are still in
-  (6: always; THROW_TRUMP_TALON still applies).
-- ``TAKE_HIGH_ACTIVE``: the take-early rules (TAKE_HIGH_TALON & co.) also hold while at least this many players are
-  still in, whatever the talon (99: never; at 6 players there is no talon, so TAKE_HIGH_TALON alone never holds).
-
-- ``SET_TRUMP_TALON``: simple durak, sets dumped (DUMP_*) and trumps kept out of leads (TRUMP_LEAD_TALON): when talon
-  <= this and the non-trumps make no set, let a trump pair up with a non-trump of its rank (the cheapest such set;
-  -1: off). Search led such sets where expert led a single (6-player prostoy_6).
-
-- ``ROLLOUT_SAMPLES``, ``ROLLOUT_ACTIVE``: talon empty, one pack, no §6 variant, at most ROLLOUT_ACTIVE players in
-  (podkidnoy: at least three, two being ENDGAME_SOLVE's; simple durak: at least two; not perevodnoy): guess the
-  few hidden cards this many times (once when nothing is hidden), play every option out with greedy in every seat
-  and take the best mean (``strategies/_rollout.py``; 0: off). Applied by expert's wrappers (expert, xp), after the
-  rest; expert.PLAYOUT turns it off in search's imagined games.
-- ``ROLLOUT_SELF``: 1: in those imagined games the seat itself plays by its own knobs (rollouts off), the others
-  still by greedy's; 0: greedy in every seat. Judging an option by how greedy would go on from it undervalues the
-  options the heuristic itself handles better (+1.4 points at 6-player prostoy_5 with rollouts from 6 players in).
-
-- ``ENDGAME_SOLVE``, ``ENDGAME_SOLVE_CARDS``: two players left, talon empty, plain podkidnoy (every card is known):
-  when both hands together hold at most ENDGAME_SOLVE_CARDS cards, solve the rest of the deal exactly
-  (``strategies/_endgame.py``: alpha-beta over the bouts, at most ENDGAME_SOLVE nodes per option; 0: off) and
-  play a proven win when there is one, else leave a proven loss for a proven draw or an option not proven
-  lost; otherwise the answer the other knobs chose. Applied by the ``end_*`` wrappers below (expert, xp).
+Knobs: the registry ``strategies/_knobs.py`` declares every knob once (name, greedy's default, range, the value
+that switches it off, its meaning; ``python -m strategies._knobs`` prints the table) and generates the index
+constants used below (``k[DUMP_TALON]``), ``NK``, ``BASE``, ``KNOB_NAMES`` and ``knobs()``, all re-exported here.
+A new knob means one line there and its use here, and no change in any strategy file. How expert's values were
+found: ``results/strength/expert-tuning.md``.
 
 Varied play against cycles (not a knob, every ``h_*`` function): once ``obs[O_QUIET]`` (bouts in a
 row that ended with no card discarded and none drawn) reaches ``QUIET_VARY``, the position is going
@@ -142,43 +40,7 @@ from sim.core.rules import R_POKER_EXACT, R_PUSTOY
 from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, \
     R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
-
-(TRUMP_LEAD_TALON, PAIR_LEAD_TALON, DUMP_TALON, DUMP_HAND, SETS_EARLY, TAKE_HIGH_TALON, HIGH_RANK, HIGH_TRUMP_RANK,
- TAKE_MAX_PICKUP, LONE_TRUMP, TAKE_TRUMP_TALON, KEEP_ACE, TRANSFER, THROW_TRUMP_TALON, THROW_MAX_RANK,
- EXCHANGE_MIN_RANK, COUNT, COUNT_P, ENDGAME, MATCH, TAKE_HIGH_ATTACK, AVOID_DRAW, ENDGAME_MANY,
- KEEP_PAIR_TALON, LEAD_MIN_RANK, LEAD_RANK_TALON, THROW_COVER_MAX_RANK, THROW_TAKE_MAX_RANK, COVER_TABLE_RANK,
- LEAD_PAIR, THROW_NEXT_MAX_RANK, THROW_NEXT_TAKE_MAX_RANK, THROW_FAR_MAX_RANK, THROW_ATT_MAX_RANK, ROLE_TALON,
- ROLE_TALON_MAX, COVER_OPEN_STEPS, COVER_OPEN_TRUMP_STEPS, COVER_OPEN_COST, COVER_OPEN_EXPECT, LEAD_OPEN_STEPS, LEAD_OPEN_SIGN, TAKE_OPEN, TAKE_OPEN_TALON,
- TAKE_FIRST_RANK, TAKE_FIRST_ACTIVE, TAKE_FIRST_DISCARD, TAKE_FIRST_TABLE, ENDGAME_MANY_MAX, THROW_TRUMP_ACTIVE,
- TAKE_HIGH_ACTIVE, ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, SET_TRUMP_TALON, ROLLOUT_SAMPLES, ROLLOUT_ACTIVE,
- ROLLOUT_SELF) = range(57)
-NK = 57
-
-# greedy's behaviour expressed as knobs: the starting point every strategy changes a few of
-BASE = (-1.0, -1.0, -1.0, 99.0, 0.0, 99.0, 9.0, 9.0, 0.0, 99.0, 99.0, 0.0, 0.0, 0.0, 8.0, 1.0, -1.0, 1.0, 0.0, 0.0,
-        99.0, 0.0, 0.0, 99.0, 0.0, 36.0, 8.0, 8.0, -1.0, -1.0, 8.0, 8.0, 8.0, 8.0, 0.0, 36.0, -1.0, -1.0, 0.0,
-        0.0, -1.0, 1.0, 99.0, 0.0, 99.0, 4.0, 5.0, 1.0, 6.0, 6.0, 99.0, 0.0, 0.0, -1.0, 0.0, 3.0, 0.0)
-KNOB_NAMES = ("TRUMP_LEAD_TALON", "PAIR_LEAD_TALON", "DUMP_TALON", "DUMP_HAND", "SETS_EARLY", "TAKE_HIGH_TALON",
-              "HIGH_RANK", "HIGH_TRUMP_RANK", "TAKE_MAX_PICKUP", "LONE_TRUMP", "TAKE_TRUMP_TALON", "KEEP_ACE",
-              "TRANSFER", "THROW_TRUMP_TALON", "THROW_MAX_RANK", "EXCHANGE_MIN_RANK", "COUNT", "COUNT_P", "ENDGAME",
-              "MATCH", "TAKE_HIGH_ATTACK", "AVOID_DRAW", "ENDGAME_MANY", "KEEP_PAIR_TALON", "LEAD_MIN_RANK",
-              "LEAD_RANK_TALON", "THROW_COVER_MAX_RANK", "THROW_TAKE_MAX_RANK", "COVER_TABLE_RANK", "LEAD_PAIR", "THROW_NEXT_MAX_RANK",
-              "THROW_NEXT_TAKE_MAX_RANK", "THROW_FAR_MAX_RANK", "THROW_ATT_MAX_RANK", "ROLE_TALON", "ROLE_TALON_MAX",
-              "COVER_OPEN_STEPS", "COVER_OPEN_TRUMP_STEPS", "COVER_OPEN_COST", "COVER_OPEN_EXPECT",
-              "LEAD_OPEN_STEPS", "LEAD_OPEN_SIGN", "TAKE_OPEN", "TAKE_OPEN_TALON",
-              "TAKE_FIRST_RANK", "TAKE_FIRST_ACTIVE", "TAKE_FIRST_DISCARD", "TAKE_FIRST_TABLE",
-              "ENDGAME_MANY_MAX", "THROW_TRUMP_ACTIVE", "TAKE_HIGH_ACTIVE",
-              "ENDGAME_SOLVE", "ENDGAME_SOLVE_CARDS", "SET_TRUMP_TALON", "ROLLOUT_SAMPLES", "ROLLOUT_ACTIVE",
-              "ROLLOUT_SELF")
-
-
-def knobs(base=BASE, **changes):
-    """A knob table (BASE unless given) with some knobs changed, as a float tuple (for building constants in
-    Python)."""
-    k = list(base)
-    for name, v in changes.items():
-        k[KNOB_NAMES.index(name)] = float(v)
-    return tuple(k)
+from strategies._knobs import *  # noqa: F401,F403  (the index constants, NK, BASE, KNOB_NAMES, knobs)
 
 
 # ---- a constant knob table with a few knobs set at run time (the strategies' `_k`) ---------------
@@ -192,10 +54,12 @@ def put(k, i, v):
     return tuple_setitem(k, i, v)
 
 
-def _pairs_intrinsic(tuned):
-    """``k`` with knob j set to p[i] for every (i, j) in ``pairs`` (if ``tuned``: only where p[i] > -50), as
-    straight-line code: one stack copy of ``k``, one load and store per pair, no loop (a loop of ``tuple_setitem``
-    copies the whole tuple per pair: 2.5-5 times slower for expert's 16 parameters)."""
+def _pairs_intrinsic(mode):
+    """``k`` with knob j set from p[i] for every (i, j) in ``pairs``, as straight-line code: one stack copy of ``k``,
+    one load and store per pair, no loop (a loop of ``tuple_setitem`` copies the whole tuple per pair: 2.5-5 times
+    slower for expert's parameters). ``mode`` "set": k[j] = p[i]; "tuned": the same where p[i] > -50; "cap":
+    k[j] = min(k[j], p[i]) where p[i] > -50. A pair whose i lies past the end of ``p`` sets nothing (a shorter
+    vector leaves its last parameters out)."""
     def typer(typingctx, k, p, pairs):
         ok = (isinstance(k, types.UniTuple) and k.dtype == types.float64 and isinstance(p, types.Array)
               and p.dtype == types.float64 and p.ndim == 1 and isinstance(pairs, types.UniTuple)
@@ -207,29 +71,39 @@ def _pairs_intrinsic(tuned):
         def codegen(context, builder, signature, args):
             tup, arr, prs = args
             aty, pty = signature.args[1], signature.args[2]
+            ity = pty.dtype.dtype
             stack = cgutils.alloca_once(builder, tup.type)
             builder.store(tup, stack)
             ary = context.make_array(aty)(context, builder, value=arr)
+            size = cgutils.unpack_tuple(builder, ary.shape, 1)[0]
             low = context.get_constant(types.float64, -50.0)
             for m in range(pty.count):
                 pair = builder.extract_value(prs, m)
                 i, j = builder.extract_value(pair, 0), builder.extract_value(pair, 1)
-                v = builder.load(cgutils.get_item_pointer(context, builder, aty, ary, [i]))
-                ptr = builder.gep(stack, [j.type(0), j], inbounds=True)
-                if tuned:
-                    v = builder.select(builder.fcmp_ordered(">", v, low), v, builder.load(ptr))
-                builder.store(v, ptr)
+                i = context.cast(builder, i, ity, types.intp)
+                with builder.if_then(builder.icmp_signed("<", i, size), likely=True):
+                    raw = builder.load(cgutils.get_item_pointer(context, builder, aty, ary, [i]))
+                    ptr = builder.gep(stack, [j.type(0), j], inbounds=True)
+                    v = raw
+                    if mode != "set":
+                        old = builder.load(ptr)
+                        if mode == "cap":
+                            v = builder.select(builder.fcmp_ordered("<", raw, old), raw, old)
+                        v = builder.select(builder.fcmp_ordered(">", raw, low), v, old)
+                    builder.store(v, ptr)
             return builder.load(stack)
         return k(k, p, pairs), codegen
-    typer.__name__ = typer.__qualname__ = "put_tuned" if tuned else "put_params"
+    typer.__name__ = typer.__qualname__ = {"set": "put_params", "tuned": "put_tuned", "cap": "put_capped"}[mode]
     return intrinsic(typer)
 
 
 # put_params(k, p, pairs): ``k`` with knob j set to p[i] for every (i, j) in ``pairs`` (a constant tuple of
 # (param index, knob index) pairs; p a float64 parameter vector). put_tuned(k, p, pairs): the same, but a parameter
-# left at expert's TUNED (-99; anything <= -50) keeps the table's value. Indices are not checked.
-put_params = _pairs_intrinsic(False)
-put_tuned = _pairs_intrinsic(True)
+# left at expert's TUNED (-99; anything <= -50) keeps the table's value. put_capped(k, p, pairs): knob j becomes at
+# most p[i] (TUNED: no cap). Knob indices are not checked; a parameter index past the end of p sets nothing.
+put_params = _pairs_intrinsic("set")
+put_tuned = _pairs_intrinsic("tuned")
+put_capped = _pairs_intrinsic("cap")
 
 
 # ---- small card helpers ------------------------------------------------------------------------
@@ -962,7 +836,7 @@ def h_swap(obs, legal, max_rank):
     return out
 
 
-# ---- the exact two-player endgame (ENDGAME_SOLVE; issue 14, two-player round) -------------------------
+# ---- the exact two-player endgame (ENDGAME_SOLVE) ----------------------------------------------------
 @njit(_nrt=False)
 def solve_here(obs, k):
     """ENDGAME_SOLVE is on, the endgame is one _endgame solves, and both hands are small enough."""

@@ -24,7 +24,7 @@ preset (``docs/rules.md``):
   a card the opponent cannot beat, so he must take; otherwise lead the whole hand when it is a
   legal set. Throw in unbeatable cards first.
 
-Every habit has its own knob and can be switched off (issue 13 §6): ``trump_lead_talon``,
+Every habit has its own knob and can be switched off: ``trump_lead_talon``,
 ``trump_throw_talon`` (saving trumps), ``take_max_pickup`` (the pick-up cap of 3 is ours, not the seed's),
 ``endgame`` and ``whole_set_defence``, besides the five above.
 
@@ -79,7 +79,7 @@ PARAMS = {
                   "(0 = six, 4 = ten, 6 = queen, 8 = ace; 9: none)"),
     "exchange_min_rank": (4.0, 0.0, 9.0, "swap your trump six for the face-up trump only when that card is this high "
                           "or higher (002: «хорошего достоинства»; 4 = ten ... 8 = ace; 0: always; 9: never)"),
-    # issue 13 §6: one knob per habit, each of which can be switched off (defaults: the behaviour as before)
+    # one knob per habit, each of which can be switched off (defaults: the behaviour as before)
     "trump_lead_talon": (-1.0, -1.0, 36.0, "save trumps when leading: lead a trump only once the talon holds at most "
                          "this many cards (-1: only when nothing else is left; 36: like any card)"),
     "trump_throw_talon": (0.0, -1.0, 36.0, "save trumps when throwing in: throw in a trump only once the talon holds "
@@ -90,7 +90,7 @@ PARAMS = {
                 "so he must take (002's endgame advice); 0: off"),
     "whole_set_defence": (1.0, 0.0, 1.0, "1: cover a led set as a whole (strongest card first) and take at once when "
                           "it cannot all be covered; 0: cover card by card, like greedy"),
-    # the rest of issue 13 §6: 002's advice that no knob followed yet (defaults off: see the docstring)
+    # the rest: 002's advice that no knob followed yet (defaults off: see the docstring)
     "take_high_attack": (99.0, 0.0, 99.0, "002's «лучше принять, чем крыть хорошую, старшую масть» read as written: "
                          "while the talon holds at least take_high_talon cards, take rather than cover a card led at "
                          "you whose rank index is at least this (any suit; 6 = queen, 8 = ace), however many cards "

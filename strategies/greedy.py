@@ -4,11 +4,11 @@ Attack with one card, the lowest-ranked non-trump (the lowest trump if only trum
 left). Cover with the cheapest card that beats: the lowest higher card of the suit, else
 the lowest trump; take when nothing beats. Throw in one card at a time, the lowest-ranked
 legal non-trump, a trump only once the talon is empty. Never transfers. Always exchanges
-the trump six. Poker swap (VAR-PO1): gives its lowest non-trumps of rank 6 to 9 (two at most) to the talon. Equal ranks are ordered C < D < H < S. (Issue "The game core", item 6.)
+the trump six. Poker swap (VAR-PO1): gives its lowest non-trumps of rank 6 to 9 (two at most) to the talon. Equal ranks are ordered C < D < H < S.
 Under the §6 lead modifiers: zanudny, the lowest card of the highest rank (a non-trump if one is
 eligible); tryoshka, its cheapest cards (non-trumps first); armenian, never the talon card.
 
-Against cycles (issue 14): once ``obs[O_QUIET]`` reaches 12 (twelve bouts in a row ended with no
+Against cycles: once ``obs[O_QUIET]`` reaches 12 (twelve bouts in a row ended with no
 card discarded and none drawn: the cards are going round), it leads and throws in a card chosen by
 a hash of the public position instead (``vary_pick`` of ``strategies/_lib.py``; a throw-in may then
 also be a pass). Before that point its play is exactly the plain rule above.
@@ -67,7 +67,7 @@ def _attack_varied(obs):
     hand = obs[O_HAND]
     if obs[O_RULES + R_LEAD_RULE] != 0:  # zanudny / tryoshka: the cheapest legal lead (never the talon card)
         return variant_lead(obs, hand)
-    if restless(obs):  # against cycles (issue 14): a varied single card
+    if restless(obs):  # against cycles: a varied single card
         return bit(nth_card(hand, vary_pick(obs, popcount(hand), 1)))
     plain = hand & ~trump_mask(obs)
     return bit(lowest(plain if plain else hand))

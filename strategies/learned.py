@@ -26,7 +26,7 @@ DESCRIPTION = ("Expert's answers re-ranked by a network fitted to search's optio
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # leads through attack_ok (options), the rest from `legal`
 PARAMS = {}
-XP = np.full(16, _expert.TUNED)  # expert's own tables
+XP = _expert.params()  # expert's own tables (every parameter TUNED)
 W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
 
 

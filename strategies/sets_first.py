@@ -7,7 +7,7 @@ trump six). The three knobs are the same in all four set-lead strategies (only t
 so any habit can be switched on or off in any of them, e.g.
 ``durak run --rules prostoy_5 --strategy sets-first:sets_when_hand_at_least=99 --strategy greedy``.
 The body is ``strategies/_set_leads.py``.
-Settled comparison: ``durak settle singles-vs-triples`` (issue 13 §6).
+Settled comparison: ``durak settle singles-vs-triples``.
 """
 from strategies._set_leads import WHOLE_PARAMS, attack, params  # noqa: F401  (attack: the set-lead body; params: the knobs)
 

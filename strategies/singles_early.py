@@ -11,7 +11,7 @@ non-trumps remain. Every other decision is greedy's (cheapest cover card by card
 Sweep: ``durak run --rules prostoy_5 --strategy singles-early:talon_above=T --strategy greedy``.
 ``talon_above=-1`` = singles always (greedy's leads; the talon never holds -1 cards or fewer);
 ``talon_above=36`` = sets from the first bout. For one habit per strategy see ``singles-first``,
-``sets-first``, ``sets-late`` and ``sets-when-loaded`` (issue 13 §6).
+``sets-first``, ``sets-late`` and ``sets-when-loaded``.
 """
 from numba import njit
 

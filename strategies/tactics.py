@@ -24,7 +24,7 @@ whose off value is 36 (greedy already never leads a trump while it has a non-tru
   none of whose beaters can be in his hand, judged from the discard, the table, the cards seen
   going into his hand and the trump card. Two players with an empty talon: every card is known.
 - ``endgame`` — two players, talon empty: lead (a set containing) and throw in cards the opponent
-  cannot beat first (1). Its own knob since issue 13 (``count_known`` used to switch it silently).
+  cannot beat first (1). Its own knob (``count_known`` used to switch it silently).
 - ``keep_pair_talon`` — seed 001: «Обязательно ли подкидывать, если есть чем? Нет ... Иногда выгоднее
   придержать пару карт для следующего кона»: while talon >= this, do not throw in a card of a rank you
   hold two or more of. Off (99) by default: measured (podkidnoy, paired deals, seats rotated, 100,000
@@ -63,7 +63,7 @@ PARAMS = {
     "count_talon": (0.0, -1.0, 36.0, "... from the moment the talon holds at most this many cards (0: once it is "
                     "empty; 36: always)"),
     "endgame": (1.0, 0.0, 1.0, "two players, talon empty (every card known): lead and throw in cards the opponent "
-                "cannot beat first (0: off); was switched by count_known before issue 13"),
+                "cannot beat first (0: off)"),
     "keep_pair_talon": (99.0, 0.0, 99.0, "001's «иногда выгоднее придержать пару карт для следующего кона»: while the "
                         "talon holds at least this many cards, do not throw in a card of a rank you hold two or more "
                         "of; keep the pair for your own next lead (99: off; 0: always)"),

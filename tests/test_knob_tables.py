@@ -1,5 +1,6 @@
-"""Every knob strategy's compiled ``_k`` is its named table (``strategies/_lib.py``'s ``knobs(...)``) with its
-parameters put on the knobs they name (``put_params`` / expert's ``put_tuned``), value for value, index for index."""
+"""Every knob strategy's compiled ``_k`` is its named table (``strategies/_knobs.py``'s ``knobs(...)``) with its
+parameters put on the knobs they name (``put_params`` / expert's ``put_tuned`` and ``put_capped``), value for value,
+index for index; and the knob registry agrees with the index constants the compiled code reads."""
 import itertools
 
 import numpy as np
@@ -9,8 +10,7 @@ from sim.referee.trace import to_core
 from sim.core import dispatch
 from sim.core.lib import O_N, O_RULES, O_SIZE
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL
-from sim.experiments import batch
-from strategies import _set_leads
+from strategies import _knobs, _lib, _set_leads
 from strategies._lib import BASE, KNOB_NAMES, NK, knobs
 
 # strategy -> (its table: knobs changed from BASE, parameter name -> the knob it sets)
@@ -48,7 +48,7 @@ def _vectors(params):
 
 
 def _p(values):
-    p = np.zeros(batch.N_PARAMS)
+    p = np.zeros(max(dispatch.MIN_PARAMS, len(values)))
     p[:len(values)] = values
     return p
 
@@ -80,16 +80,59 @@ def test_base_is_greedy_default():
     assert len(BASE) == NK and knobs() == BASE
 
 
+# greedy's play as the knob list stood before the registry (index order): the registry must keep every index
+_BEFORE = (
+    ("TRUMP_LEAD_TALON", -1), ("PAIR_LEAD_TALON", -1), ("DUMP_TALON", -1), ("DUMP_HAND", 99), ("SETS_EARLY", 0),
+    ("TAKE_HIGH_TALON", 99), ("HIGH_RANK", 9), ("HIGH_TRUMP_RANK", 9), ("TAKE_MAX_PICKUP", 0), ("LONE_TRUMP", 99),
+    ("TAKE_TRUMP_TALON", 99), ("KEEP_ACE", 0), ("TRANSFER", 0), ("THROW_TRUMP_TALON", 0), ("THROW_MAX_RANK", 8),
+    ("EXCHANGE_MIN_RANK", 1), ("COUNT", -1), ("COUNT_P", 1), ("ENDGAME", 0), ("MATCH", 0), ("TAKE_HIGH_ATTACK", 99),
+    ("AVOID_DRAW", 0), ("ENDGAME_MANY", 0), ("KEEP_PAIR_TALON", 99), ("LEAD_MIN_RANK", 0), ("LEAD_RANK_TALON", 36),
+    ("THROW_COVER_MAX_RANK", 8), ("THROW_TAKE_MAX_RANK", 8), ("COVER_TABLE_RANK", -1), ("LEAD_PAIR", -1),
+    ("THROW_NEXT_MAX_RANK", 8), ("THROW_NEXT_TAKE_MAX_RANK", 8), ("THROW_FAR_MAX_RANK", 8), ("THROW_ATT_MAX_RANK", 8),
+    ("ROLE_TALON", 0), ("ROLE_TALON_MAX", 36), ("COVER_OPEN_STEPS", -1), ("COVER_OPEN_TRUMP_STEPS", -1),
+    ("COVER_OPEN_COST", 0), ("COVER_OPEN_EXPECT", 0), ("LEAD_OPEN_STEPS", -1), ("LEAD_OPEN_SIGN", 1), ("TAKE_OPEN", 99),
+    ("TAKE_OPEN_TALON", 0), ("TAKE_FIRST_RANK", 99), ("TAKE_FIRST_ACTIVE", 4), ("TAKE_FIRST_DISCARD", 5),
+    ("TAKE_FIRST_TABLE", 1), ("ENDGAME_MANY_MAX", 6), ("THROW_TRUMP_ACTIVE", 6), ("TAKE_HIGH_ACTIVE", 99),
+    ("ENDGAME_SOLVE", 0), ("ENDGAME_SOLVE_CARDS", 0), ("SET_TRUMP_TALON", -1), ("ROLLOUT_SAMPLES", 0),
+    ("ROLLOUT_ACTIVE", 3), ("ROLLOUT_SELF", 0),
+)
+
+
+def test_registry_agrees_with_the_index_constants():
+    """Each knob's index constant (in _knobs and as _lib re-exports it for the compiled code) is its place in the
+    registry; KNOB_NAMES, BASE and NK follow the registry; every entry is well formed; and the indices and greedy's
+    values are those the knob list had before the registry (appending a knob is fine, moving one is not)."""
+    assert NK == len(_knobs.KNOBS) == len(KNOB_NAMES) == len(set(KNOB_NAMES))
+    for i, kn in enumerate(_knobs.KNOBS):
+        assert getattr(_knobs, kn.name) == i and getattr(_lib, kn.name) == i, kn.name
+        assert KNOB_NAMES[i] == kn.name and BASE[i] == kn.default and _knobs.KNOB[kn.name] is kn
+        assert kn.low <= kn.default <= kn.high, kn.name
+        assert kn.off is None or kn.low <= kn.off <= kn.high, kn.name
+        assert kn.meaning and "\n" not in kn.meaning and "issue" not in kn.meaning.lower(), kn.name
+        assert not kn.whole or all(float(x).is_integer() for x in (kn.default, kn.low, kn.high)), kn.name
+    assert [(n, float(v)) for n, v in _BEFORE] == list(zip(KNOB_NAMES, BASE))[:len(_BEFORE)]
+    assert all(kn.name in _knobs.knob_table() for kn in _knobs.KNOBS)
+
+
+@pytest.mark.parametrize("name", sorted(SIMPLE) + ["expert"])
+def test_library_tables_lie_in_the_registry_ranges(name):
+    mod = _module(name)
+    tables = list(mod.TABLES.values()) if name == "expert" else [
+        v for v in vars(mod).values() if isinstance(v, tuple) and len(v) == NK]
+    assert tables, name
+    for t in tables:
+        for kn, v in zip(_knobs.KNOBS, t):
+            assert kn.low <= v <= kn.high and (not kn.whole or float(v).is_integer()), (name, kn.name, v)
+
+
 def test_expert_tables_and_tuned_params():
     X = _module("expert")
-    tables = {
-        (MODE_PODKIDNOY, 0): {2: X.K_POD2, 3: X.K_PODM, 4: X.K_POD_4, 5: X.K_POD_56, 6: X.K_POD_56},
-        (MODE_PEREVODNOY, 0): {2: X.K_PER2, 3: X.K_PERM, 4: X.K_PER_4, 5: X.K_PER_56, 6: X.K_PER_56},
-        (MODE_PROSTOY, 1): {2: X.K_P5_2, 3: X.K_P5_3, 4: X.K_P5_M, 5: X.K_P5_5, 6: X.K_P5_6},
-        (MODE_PROSTOY, 0): {2: X.K_P6, 3: X.K_P6_M, 4: X.K_P6_M, 5: X.K_P6_M, 6: X.K_P6_6},
-    }
+    fams = {(MODE_PODKIDNOY, 0): "podkidnoy", (MODE_PEREVODNOY, 0): "perevodnoy", (MODE_PROSTOY, 1): "prostoy_5",
+            (MODE_PROSTOY, 0): "prostoy_6"}
+    tables = {key: {n: X.table(fam, n) for n in range(2, 7)} for key, fam in fams.items()}
+    assert sorted((f, n) for f, ns in X.TABLES for n in ns) == sorted((f, n) for f in X.FAMILIES for n in range(2, 7))
     to_knob = {name: knob for name, knob, *_ in X._P}
-    assert list(to_knob) == list(X.PARAMS)
+    assert list(to_knob) == list(X.PARAMS) and set(X.CAPS) < set(to_knob)
     rng = np.random.default_rng(4)
     vectors = [[X.TUNED] * len(to_knob)] + _vectors(X.PARAMS)[1:]
     vectors += [[X.TUNED if rng.random() < 0.5 else v for v in vec] for vec in vectors[1:]]
@@ -98,8 +141,14 @@ def test_expert_tables_and_tuned_params():
             obs = np.zeros(O_SIZE, dtype=np.int64)
             obs[O_RULES + R_MODE], obs[O_RULES + R_PARTIAL], obs[O_N] = mode, partial, n
             named = dict(zip(X.PARAMS, vec))
-            want = knobs(per_n[n], **{to_knob[p]: v for p, v in named.items() if v != X.TUNED})
+            t = per_n[n]
+            want = knobs(t, **{to_knob[p]: v for p, v in named.items() if v != X.TUNED and p not in X.CAPS})
+            want = knobs(want, **{to_knob[p]: min(t[KNOB_NAMES.index(to_knob[p])], v) for p, v in named.items()
+                                  if v != X.TUNED and p in X.CAPS})
             _same(X._k(obs, _p(vec)), want)
+            if n == 2:  # a vector of the first 16 only leaves the caps out
+                _same(X._k(obs, _p(vec[:16])), knobs(want, **{to_knob[p]: t[KNOB_NAMES.index(to_knob[p])]
+                                                              for p in X.CAPS}))
 
 
 def test_xp_pairs_on_expert():
@@ -113,10 +162,12 @@ def test_xp_pairs_on_expert():
     obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, 2
     pairs = [(17, 0.3), (-1, 5.0), (2.5, 7.0), (NK, 1.0), (51, 40.0), (17, 0.8), (0, 3.0)]
     p = _p([x for ij in pairs for x in ij])
-    _same(xp._k(obs, p), knobs(X.K_POD2, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
+    _same(xp._k(obs, p), knobs(X.table("podkidnoy", 2), COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
     assert KNOB_NAMES[17] == "COUNT_P" and KNOB_NAMES[51] == "ENDGAME_SOLVE"
-    p[14] = 1  # old=1: expert's one table per family from before the per-player-count tables
-    _same(xp._k(obs, p), knobs(X.K_POD, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
+    p[14] = 1  # old=1: expert's one table per family from before the tuning rounds (K_POD in expert-tuning.md)
+    k_pod = knobs(COUNT=3, COUNT_P=0.9, ENDGAME=1, TAKE_HIGH_TALON=6, TAKE_MAX_PICKUP=12, HIGH_RANK=9,
+                  HIGH_TRUMP_RANK=4, EXCHANGE_MIN_RANK=1)
+    _same(xp._k(obs, p), knobs(k_pod, COUNT_P=0.3, ENDGAME_SOLVE=40, TRUMP_LEAD_TALON=3))
 
 
 def test_playout_caps_the_endgame_solver_and_turns_the_rollouts_off():
@@ -125,7 +176,7 @@ def test_playout_caps_the_endgame_solver_and_turns_the_rollouts_off():
     X = _module("expert")
     es, esc = KNOB_NAMES.index("ENDGAME_SOLVE"), KNOB_NAMES.index("ENDGAME_SOLVE_CARDS")
     ro = KNOB_NAMES.index("ROLLOUT_SAMPLES")
-    for n, table in ((2, X.K_POD2), (3, X.K_PODM), (4, X.K_POD_4), (5, X.K_POD_56), (6, X.K_POD_56)):
+    for n, table in ((n, X.table("podkidnoy", n)) for n in range(2, 7)):
         obs = np.zeros(O_SIZE, dtype=np.int64)
         obs[O_RULES + R_MODE], obs[O_N] = MODE_PODKIDNOY, n
         want = knobs(table, ENDGAME_SOLVE=min(table[es], 1000.0), ENDGAME_SOLVE_CARDS=min(table[esc], 8.0),
@@ -139,7 +190,7 @@ def test_playout_caps_the_endgame_solver_and_turns_the_rollouts_off():
 
 
 def test_set_trump_talon_pairs_a_trump_with_a_non_trump_of_its_rank():
-    """prostoy_6 at 6 players (K_P6_6: trumps kept out of leads, sets dumped): the non-trumps 8C 9D JS KD AS make no
+    """prostoy_6 at 6 players (expert's table: trumps kept out of leads, sets dumped): the non-trumps 8C 9D JS KD AS make no
     pair, so without the knob expert leads a single; with SET_TRUMP_TALON the trump 8H pairs with 8C and the cheapest
     non-trump fills the triple. With a non-trump pair in hand the knob changes nothing."""
     from sim.core import layout as L
@@ -157,10 +208,10 @@ def test_set_trump_talon_pairs_a_trump_with_a_non_trump_of_its_rank():
         assert int(ws[L.O_KIND]) == L.K_ATTACK and int(ws[L.O_ACTOR]) == 0
         obs = Deal.from_state(rules, ws).observe(0)
         return [sorted(card_name(c) for c in range(36) if (int(h_attack(obs, k)) >> c) & 1)
-                for k in (X.K_P6_6, knobs(X.K_P6_6, SET_TRUMP_TALON=-1))]
+                for k in (X.table("prostoy_6", 6), knobs(X.table("prostoy_6", 6), SET_TRUMP_TALON=-1))]
 
     on, off = lead(["8C", "8H", "9D", "JS", "KD", "AS"])
-    assert X.K_P6_6[KNOB_NAMES.index("SET_TRUMP_TALON")] == 0
+    assert X.table("prostoy_6", 6)[KNOB_NAMES.index("SET_TRUMP_TALON")] == 0
     assert on == ["8C", "8H", "9D"] and off == ["8C"]
     on, off = lead(["8C", "8H", "9D", "JS", "JD", "AS"])
     assert on == off == ["8C", "JD", "JS"]  # a non-trump pair: the same set (cheapest pair, cheapest filler)

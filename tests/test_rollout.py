@@ -121,13 +121,14 @@ def test_rollout_is_off_where_it_does_not_belong_and_in_search_playouts():
     rules, d, seat, kind = POSITIONS[0]
     obs = d.observe(seat)
     assert not rollout_here(obs, 0.0, 3.0)
-    for n, table in ((3, X.K_PODM), (4, X.K_POD_4), (6, X.K_POD_56)):
+    for n, table in ((n, X.table("podkidnoy", n)) for n in (3, 4, 6)):
         assert table[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 2
         o = np.zeros(L.O_SIZE, dtype=np.int64)
         o[:] = obs
         o[L.O_N] = n
         assert X._k(o, X.PLAYOUT)[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0  # search's imagined games: off
-    assert X.K_POD2[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0 and X.K_PER_56[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0
+    assert X.table("podkidnoy", 2)[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0
+    assert X.table("perevodnoy", 6)[KNOB_NAMES.index("ROLLOUT_SAMPLES")] == 0
     two = obs.copy()
     two[L.O_TALON] = 1
     assert not rollout_here(two, 2.0, 3.0)  # a talon left: too much hidden

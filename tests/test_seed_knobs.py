@@ -25,9 +25,7 @@ FUNCS = ("attack", "cover", "throw_in", "transfer", "exchange")
 def _fn(spec, kind):
     seat = batch.parse_strategy(spec)
     mod = dispatch.load_module(dispatch.info(seat.name).path)
-    p = np.zeros(batch.N_PARAMS)
-    for i, (_, v) in enumerate(seat.params):
-        p[i] = v
+    p = dispatch.params_vector(dispatch.info(seat.name), [v for _, v in seat.params])
     return getattr(mod, FUNCS[kind]), p
 
 
@@ -177,7 +175,7 @@ def test_strategies_lists_each_familys_default():
     # expert's two-player tables (strategies/expert.py) are what `durak strategies` shows per family
     from strategies import expert as E
     j = E.KNOB_NAMES.index("TAKE_HIGH_TALON")
-    want = {"prostoy_5": E.K_P5_2[j], "prostoy_6": E.K_P6[j], "podkidnoy": E.K_POD2[j], "perevodnoy": E.K_PER2[j]}
+    want = {f: E.table(f, 2)[j] for f in ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")}
     shown = ", ".join(f"{f} {v:g}" for f, v in want.items())
     assert f"take_high_talon  default by family: {shown}  [0, 99]" in out
     assert "keep_pair_talon=99  [0, 99]" in out and "take_high_attack=99  [0, 99]" in out

@@ -84,7 +84,7 @@ def test_every_strategy_declares_name_description_families_params():
         assert mod.NAME == n
         assert i.description and "\n" not in i.description
         assert i.families and set(i.families) <= set(R.FAMILIES)
-        assert len(i.params) <= batch.N_PARAMS
+        assert dispatch.params_width([n]) >= len(i.params)  # no strategy is refused or cut short for many PARAMS
         fam = getattr(mod, "FAMILY_DEFAULTS", {})
         for p, (d, lo, hi, doc) in i.params.items():
             assert doc, (n, p)
@@ -205,6 +205,22 @@ def test_template_is_a_valid_strategy_file(tmp_path):
     i = dispatch.info("my-strat", [str(tmp_path)])
     assert i.families and set(i.defines) == set(dispatch.KINDS)
     assert "my-strat" not in dispatch.discover()  # the template itself is not picked up
+
+
+def test_a_strategy_with_more_than_16_params_is_neither_refused_nor_cut_short(tmp_path):
+    """The params vector is as wide as the most PARAMS of any strategy in the engine (at least 16): a strategy with
+    20 parameters gets all 20, in its seats only, and the other seats' rows stay zero past their own."""
+    src = (dispatch.BUILTIN_DIR / "_template.py.txt").read_text()
+    extra = "".join(f'\nPARAMS["p{i}"] = ({float(i)}, 0.0, 99.0, "parameter number {i}")' for i in range(20))
+    (tmp_path / "wide_strat.py").write_text(src + "\nPARAMS = {}" + extra + "\n")
+    assert len(dispatch.info("wide-strat", [str(tmp_path)]).params) == 20
+    assert dispatch.params_width(["wide-strat", "greedy"], [str(tmp_path)]) == 20
+    assert dispatch.params_width(["greedy"]) == dispatch.MIN_PARAMS
+    rules = R.resolve("podkidnoy", 2)
+    seats = batch.make_lineup(rules, ["wide-strat:p19=42", "greedy"], [str(tmp_path)])
+    runner = batch.Runner(rules, seats, [str(tmp_path)])  # builds the engine's module; nothing is compiled here
+    assert runner.params.shape == (6, 20)
+    assert runner.params[0].tolist() == [float(i) for i in range(19)] + [42.0] and not runner.params[1].any()
 
 
 PLAYED_VARIANTS = [v for v in R.VARIANTS if R.variant_played(v)]

@@ -22,23 +22,15 @@ from pathlib import Path
 
 from research import RESULTS
 from research.strength import deal_diffs, fmt, mean_interval
+from research.strength.knobs._old_tables import TABLES  # before
 from strategies import expert as X
 from strategies._lib import BASE, KNOB_NAMES
 
 HERE = RESULTS / "strength"  # the pages this writes
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
-TABLES = {"prostoy_5": X.K_P5, "prostoy_6": X.K_P6_OLD, "podkidnoy": X.K_POD, "perevodnoy": X.K_PER}  # before
 
 
-def table(fam, n):
-    """expert's knob table for a family and player count (as expert._k picks it)."""
-    if fam == "podkidnoy":
-        return X.K_POD2 if n == 2 else (X.K_PODM if n == 3 else (X.K_POD_4 if n == 4 else X.K_POD_56))
-    if fam == "perevodnoy":
-        return X.K_PER2 if n == 2 else (X.K_PERM if n == 3 else (X.K_PER_4 if n == 4 else X.K_PER_56))
-    if fam == "prostoy_5":
-        return X.K_P5_2 if n == 2 else (X.K_P5_3 if n == 3 else (X.K_P5_M if n == 4 else (X.K_P5_5 if n == 5 else X.K_P5_6)))
-    return X.K_P6 if n == 2 else (X.K_P6_M if n < 6 else X.K_P6_6)
+table = X.table  # expert's knob table for a family and player count
 
 
 def before(fam, n):

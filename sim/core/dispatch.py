@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 import numba
+import numpy as np
 
 import sim
 from sim.core.rules import VARIANT_BY_NAME, VARIANTS, variant_played
@@ -151,6 +152,23 @@ def info(name: str, paths=()) -> StrategyInfo:
             raise StrategyError(f"strategy {name}: VARIANTS names {v!r}, which is not a variant (see `durak rules`)")
     return StrategyInfo(name, files[name], (mod.__doc__ or "").strip().split("\n")[0] if not hasattr(
         mod, "DESCRIPTION") else mod.DESCRIPTION, tuple(getattr(mod, "FAMILIES", ())), params, defines, variants)
+
+
+MIN_PARAMS = 16  # the params vector is never narrower (a strategy that declares fewer PARAMS sees zeros past them)
+
+
+def params_width(names, paths=()) -> int:
+    """The width of the params vector an engine (or a direct call) gives these strategies: the most PARAMS any of
+    them declares, at least MIN_PARAMS. No strategy is refused or cut short for having many parameters."""
+    return max([MIN_PARAMS] + [len(info(n, paths).params) for n in names])
+
+
+def params_vector(si: StrategyInfo, values=None, width: int | None = None):
+    """A strategy's params vector: `values` (default: its PARAMS defaults) in PARAMS order, zeros after them."""
+    vals = [v[0] for v in si.params.values()] if values is None else list(values)
+    p = np.zeros(max(width or 0, MIN_PARAMS, len(vals)), dtype=np.float64)
+    p[:len(vals)] = vals
+    return p
 
 
 def module(name: str, paths=()) -> ModuleType:

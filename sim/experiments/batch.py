@@ -27,7 +27,6 @@ from sim.core.rules import Rules, resolve
 from sim.experiments.backends import env_seconds
 from sim.referee.trace import make_traces
 
-N_PARAMS = 16
 DEFAULT_CHUNK = 1 << 14
 
 
@@ -319,7 +318,8 @@ class Runner:
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths)
         self.rv = rules.vector()
         self.sids = np.zeros(6, dtype=np.int64)
-        self.params = np.zeros((6, N_PARAMS), dtype=np.float64)
+        # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
+        self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
         for i, s in enumerate(seats):
             self.sids[i] = order.index(s.name)
             for j, (_, v) in enumerate(s.params):

@@ -91,9 +91,7 @@ def library_choices(ws, names=("greedy", "expert", "counting", "tactics", "rando
         if fn is None:
             out[name] = 0  # no swap function: it never swaps
             continue
-        params = np.zeros(16)
-        for i, v in enumerate(info.params.values()):
-            params[i] = v[0]
+        params = dispatch.params_vector(info)
         rng = np.zeros(1, dtype=np.uint64)
         seed_stream(rng, np.int64(1), np.int64(0), np.int64(5))
         ro = obs.copy()

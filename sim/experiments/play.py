@@ -59,9 +59,7 @@ class Opponent:
         s = parse_strategy(spec)
         self.name = s.label
         self.mod = dispatch.load_module(dispatch.info(s.name).path)
-        self.params = np.zeros(16)
-        for i, (_, v) in enumerate(s.params):
-            self.params[i] = v
+        self.params = dispatch.params_vector(dispatch.info(s.name), [v for _, v in s.params])
         self.rng = np.zeros(1, dtype=np.uint64)
         seed_stream(self.rng, np.int64(seed), np.int64(seat), np.int64(11))
 

@@ -117,8 +117,7 @@ def decision_timing(family: str, n: int = 2, samples: int = 24, candidates: int 
     """Play deals with search in every seat (from Python, one core) and time each searched decision."""
     S, X = dispatch.module("search"), dispatch.module("expert")
     rules = R.resolve(family, n)
-    params = np.zeros(16)
-    params[:3] = (samples, candidates, playout)
+    params = dispatch.params_vector(dispatch.info("search"), (samples, candidates, playout))
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed * 7919 + 1)
     fns = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange)

@@ -2,12 +2,13 @@
 
 Parameters (i0, v0, ..., i6, v6): set knob number i_k of strategies/_lib.py (KNOB_NAMES order) to v_k on
 top of expert's tuned table for the family and player count (old=1: on top of its one table per family from
-before its per-player-count tables); i_k = -1: unused. Not part of the library: it lives here and is loaded by path, with
---strategy-path research/strength/knobs (research.strength.knobs.FOLDER), never imported as a module."""
+before its per-player-count tables); i_k = -1: unused. Not part of the library: it lives here and is loaded by
+path, with --strategy-path research/strength/knobs (research.strength.knobs.FOLDER), never imported as a module."""
 import numpy as np
 from numba import njit
 
 from strategies._lib import NK, end_answer, end_attack, h_attack, h_cover, h_exchange, h_throw_in, h_transfer, put
+from research.strength.knobs._old_tables import K_P5, K_P6_OLD, K_POD, K_PER
 from strategies import expert as X
 from sim.core.lib import K_ATTACK, K_COVER, K_THROW_IN, O_HAND, O_RULES
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
@@ -20,8 +21,8 @@ for _i in range(7):
     PARAMS[f"i{_i}"] = (-1.0, -1.0, 60.0, "knob index")
     PARAMS[f"v{_i}"] = (0.0, -99.0, 1e6, "value")
 
-PARAMS["old"] = (0.0, 0.0, 1.0, "1: start from expert's one table per family from before the per-player-count tables (K_P5, K_P6_OLD, "
-                 "K_POD, K_PER), not from today's tables")
+PARAMS["old"] = (0.0, 0.0, 1.0, "1: start from expert's one table per family from before the per-player-count "
+                 "tables (_old_tables.py), not from today's tables")
 Q = np.full(16, -99.0)  # expert's own parameters: all at their tuned values
 
 
@@ -30,10 +31,10 @@ def _base(obs, p):
     if p[14] > 0:
         mode = obs[O_RULES + R_MODE]
         if mode == MODE_PEREVODNOY:
-            return X.K_PER
+            return K_PER
         if mode == MODE_PODKIDNOY:
-            return X.K_POD
-        return X.K_P5 if obs[O_RULES + R_PARTIAL] else X.K_P6_OLD
+            return K_POD
+        return K_P5 if obs[O_RULES + R_PARTIAL] else K_P6_OLD
     return X._k(obs, Q)
 
 
