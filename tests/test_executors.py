@@ -70,6 +70,7 @@ def test_the_tasks_give_what_the_core_gives_in_one_call(threads_result):
     assert threads_result["draws"] == direct.draws and threads_result["games"] == direct.games
 
 
+@pytest.mark.slow  # each worker process compiles its own traced engine
 def test_referee_verification_runs_on_the_workers(cluster):
     t = _experiment(games=6000, verify=1500).run()
     with backends.use(backends.DaskBackend(client=cluster)):

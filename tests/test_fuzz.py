@@ -26,7 +26,7 @@ from core_adapter import (STRATEGIES, check_decisions, check_trace, core_decisio
 from rulegen import rule_configs
 from sim.referee.decisions import DecisionError
 
-QUICK_EXAMPLES = 60  # the default tier (seconds); the slow tier runs FULL_EXAMPLES of each
+QUICK_EXAMPLES = 30  # the default tier (seconds); the slow tier runs FULL_EXAMPLES of each
 FULL_EXAMPLES = 300
 GAMES = 2  # series per strategy and configuration
 SEED = 4242

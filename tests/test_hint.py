@@ -1,13 +1,13 @@
 """durak hint: the position converter agrees with the referee, estimates agree with a direct simulation."""
 import itertools
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from sim.cli import main
 from sim.referee.trace import to_core
 from sim.core import layout as L
 from sim.core.cards import card_name
@@ -156,15 +156,14 @@ def test_start_of_deal_and_cli(tmp_path):
            "hand": ["6H", "7C", "9D", "JS", "QS", "AH"], "trump_card": "10H"}
     f = tmp_path / "start.json"
     f.write_text(json.dumps(req))
-    out = subprocess.run([sys.executable, "-m", "sim.cli", "hint", str(f), "--budget", "40", "--json"],
-                         capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert out.returncode == 0, out.stderr
+    # in this process (CliRunner): the search and the library strategies compiled for the tests above serve
+    out = CliRunner().invoke(main, ["hint", str(f), "--budget", "40", "--json"])
+    assert out.exit_code == 0, out.output
     res = json.loads(out.stdout)
     assert res["leads_first_probability"] == 1.0  # the six of trumps leads
     assert {r["action"] for r in res["options"]} == {"lead " + c for c in req["hand"]}
     assert set(res["library"]) >= {"greedy", "expert"}
-    out = subprocess.run([sys.executable, "-m", "sim.cli", "hint", str(ROOT / "docs/examples/positions.json"),
-                          "--budget", "20"], capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert out.returncode == 0, out.stderr
+    out = CliRunner().invoke(main, ["hint", str(ROOT / "docs/examples/positions.json"), "--budget", "20"])
+    assert out.exit_code == 0, out.output
     assert out.stdout.count("fool probability of seat") == len(EXAMPLES) - len(TWO_PACKS)
     assert out.stdout.count("does not read two-pack positions yet") == len(TWO_PACKS)

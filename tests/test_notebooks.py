@@ -24,7 +24,8 @@ def _images(nb) -> int:
                for o in c.get("outputs", []))
 
 
-SLOW = {"02_strategies", "04_your_own_strategy"}  # a minute or more each: the slow tier
+SLOW = {"01_quickstart", "02_strategies", "04_your_own_strategy"}  # a minute or more each (a kernel compiles its
+# own engines): the slow tier; 03 runs in the default tier
 
 
 @pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.slow) if p.stem in SLOW else p

@@ -148,6 +148,7 @@ def test_metadata_is_rewritten_at_every_chunk_and_says_interrupted(tmp_path, who
     assert _strip(X.resume(out).run().summary()) == whole
 
 
+@pytest.mark.slow  # a fresh process compiles its engine before it can be killed
 def test_a_plain_kill_leaves_metadata_interrupted(tmp_path):
     out = tmp_path / "run"
     env = dict(os.environ)

@@ -344,11 +344,25 @@ def big_configs(draw):
     return family, n, toggles, dps
 
 
+_BIG_SETTINGS = dict(derandomize=True, deadline=None, database=None,
+                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
 @pytest.mark.rules("VAR-BD1", "RUL-80", "RUL-81", "RUL-82", "RUL-83", "RUL-84", "RUL-85")
-@settings(max_examples=40, derandomize=True, deadline=None, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=12, **_BIG_SETTINGS)
 @given(big_configs())
 def test_fuzz_two_packs_core_against_the_referee(cfg):
+    _fuzz_big(cfg)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, **_BIG_SETTINGS)
+@given(big_configs())
+def test_fuzz_two_packs_core_against_the_referee_full(cfg):
+    _fuzz_big(cfg)
+
+
+def _fuzz_big(cfg):
     family, n, toggles, dps = cfg
     for strategy in ("random", "greedy"):
         for g in range(2):
