@@ -87,7 +87,7 @@ def _pair(hand, r):
 
 
 @njit(_nrt=False)
-def _leads(obs, hand, first, cands, cap):
+def leads(obs, hand, first, cands, cap):
     nc = 0
     if first > 0:
         nc = _add(cands, nc, first)
@@ -140,7 +140,7 @@ def _leads(obs, hand, first, cands, cap):
 def options(obs, kind, legal, first, cands, cap):
     """The answers weighed at a decision, written to cands; returns how many (first = the heuristic's, listed first)."""
     if kind == K_ATTACK:
-        return _leads(obs, obs[O_HAND], first, cands, cap)
+        return leads(obs, obs[O_HAND], first, cands, cap)
     nc = _add(cands, 0, first)
     if kind == K_EXCHANGE:
         nc = _add(cands, nc, np.int64(0))

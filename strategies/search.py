@@ -26,15 +26,12 @@ from numba import njit
 from sim.core.kernels import apply_any, apply_packs, sample_hidden  # apply_any: two packs too (VAR-BD1)
 from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.layout import (
-    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR,
-    O_KIND,
-    OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, SHOW, STATE_SIZE,
-)
-from sim.core.lib import (
-    O_HAND, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, RANK_MASKS, attack_ok, lowest, popcount, swap_ok,
-)
-from sim.core.rules import MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS
+    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER,
+    NO_CARD, O_ACTOR, O_KIND, OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, STATE_SIZE)
+from sim.core.lib import O_HAND, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE
+from sim.core.rules import R_SIZE, R_TWO_PACKS
 from strategies import expert as _expert
+from strategies._features import options as candidates  # the options weighed: one copy, shared with learned
 from strategies._lib import solve_here
 from strategies import greedy as _greedy
 
@@ -114,109 +111,6 @@ def _playout(rv, ws, rec, trace, tn, pz, srng, which, two):
         a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
         if not apply_packs(rv, ws, rec, a, trace, tn, False, two):
             return False
-
-
-@njit(cache=True)
-def _add(cands, nc, a):
-    for j in range(nc):
-        if cands[j] == a:
-            return nc
-    if nc < cands.shape[0]:
-        cands[nc] = a
-        nc += 1
-    return nc
-
-
-@njit(cache=True)
-def attack_candidates(obs, hand, first, cands, cap):
-    """Candidate leads: `first` (expert's), singles lowest first, then sets; at most `cap`."""
-    nc = 0
-    if first > 0:
-        nc = _add(cands, nc, first)
-    m = hand
-    while m and nc < cap:
-        c = lowest(m)
-        m &= m - 1
-        if attack_ok(obs, hand, np.int64(1) << c):  # a single is not always legal (zanudny, tryoshka)
-            nc = _add(cands, nc, np.int64(1) << c)
-    if nc >= cap:
-        return nc
-    if obs[O_RULES + R_MODE] != MODE_PROSTOY:
-        for r in range(9):
-            s = hand & RANK_MASKS[r]
-            if popcount(s) >= 2 and attack_ok(obs, hand, s) and nc < cap:
-                nc = _add(cands, nc, s)
-            # a pair out of three or four
-            if popcount(s) >= 3 and nc < cap:
-                p = np.int64(1) << lowest(s)
-                p |= np.int64(1) << lowest(s & ~p)
-                if attack_ok(obs, hand, p):
-                    nc = _add(cands, nc, p)
-        return nc
-    # simple durak: a pair (the two lowest of a rank) + one card; two pairs + one card
-    pairs = np.zeros(9, dtype=np.int64)
-    npairs = 0
-    for r in range(9):
-        s = hand & RANK_MASKS[r]
-        if popcount(s) >= 2:
-            p = np.int64(1) << lowest(s)
-            p |= np.int64(1) << lowest(s & ~p)
-            pairs[npairs] = p
-            npairs += 1
-    for i in range(npairs):
-        rest = hand & ~pairs[i]
-        while rest and nc < cap:
-            c = lowest(rest)
-            rest &= rest - 1
-            a = pairs[i] | (np.int64(1) << c)
-            if attack_ok(obs, hand, a):
-                nc = _add(cands, nc, a)
-    for i in range(npairs):
-        for j in range(i + 1, npairs):
-            rest = hand & ~pairs[i] & ~pairs[j]
-            while rest and nc < cap:
-                c = lowest(rest)
-                rest &= rest - 1
-                a = pairs[i] | pairs[j] | (np.int64(1) << c)
-                if attack_ok(obs, hand, a):
-                    nc = _add(cands, nc, a)
-    return nc
-
-
-@njit(cache=True)
-def candidates(obs, kind, legal, first, cands, cap):
-    """Every option searched at a decision (first = expert's answer, listed first). Returns the count."""
-    if kind == K_ATTACK:
-        return attack_candidates(obs, obs[O_HAND], first, cands, cap)
-    nc = _add(cands, 0, first)
-    if kind == K_EXCHANGE:
-        nc = _add(cands, nc, np.int64(0))
-        return _add(cands, nc, np.int64(1))
-    if kind == K_SWAP:  # VAR-PO1: expert's swap, no swap, and each lowest-first pair/single of its hand
-        nc = _add(cands, nc, np.int64(0))
-        m = legal
-        while m and nc < cap:
-            c = lowest(m)
-            m &= m - 1
-            one = np.int64(1) << c
-            if swap_ok(obs, legal, one):
-                nc = _add(cands, nc, one)
-            if m and swap_ok(obs, legal, one | (np.int64(1) << lowest(m))):
-                nc = _add(cands, nc, one | (np.int64(1) << lowest(m)))
-        return nc
-    nc = _add(cands, nc, np.int64(NO_CARD))
-    m = legal
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        nc = _add(cands, nc, np.int64(c))
-    if kind == K_TRANSFER:
-        m = obs[O_SHOW_LEGAL]
-        while m:
-            c = lowest(m)
-            m &= m - 1
-            nc = _add(cands, nc, np.int64(c + SHOW))
-    return nc
 
 
 @njit(cache=True)

@@ -7,7 +7,6 @@ from sim.core import rules as R
 from sim.core.machine import Deal
 from sim.experiments import strength
 from strategies import expert as X
-from strategies import search as S
 from strategies._features import MAXC, NF, NP, OPTION, POSITION, option, options, position
 
 CELLS = [("podkidnoy", 2, {}), ("perevodnoy", 3, {"pokaznoy": "true"}), ("prostoy_5", 4, {}),
@@ -17,8 +16,8 @@ XF = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange, X.swap)
 XP = np.full(16, X.TUNED)
 
 
-def _decisions(family, n, toggles, deals=6, seed=3):
-    """(obs, kind, legal, expert's answer) at every decision of a few deals played by expert."""
+def _decisions(family, n, toggles, deals=6, seed=3, with_legal=False):
+    """(obs, kind, legal, expert's answer[, every legal answer]) at every decision of a few deals played by expert."""
     rules = R.resolve(family, n, toggles)
     rng = np.zeros(1, dtype=np.uint64)
     for i in range(deals):
@@ -28,21 +27,27 @@ def _decisions(family, n, toggles, deals=6, seed=3):
             obs = d.observe(seat)
             legal = np.int64(d.ws[L.S_LEGAL])
             first = XF[kind](obs, legal, XP, rng)
-            yield obs, kind, legal, first
+            yield (obs, kind, legal, first) + ((set(d.legal_options()),) if with_legal else ())
             assert d.apply(int(first))
 
 
 @pytest.mark.parametrize("family,n,toggles", CELLS, ids=[f"{f}-{n}-{t}" for f, n, t in CELLS])
-def test_options_are_the_candidates_search_weighs(family, n, toggles):
-    """The learned player weighs exactly the options search labels, in search's order (break it: drop the
-    pair-of-three leads from _features._leads and the podkidnoy cells fail)."""
+def test_options_are_legal_distinct_and_every_answer_but_leads(family, n, toggles):
+    """The options the learned player and search weigh (one function, _features.options): expert's answer first,
+    no option twice, every one legal; every legal answer of a cover, throw-in, transfer or exchange, and every
+    legal single-card lead up to the cap (break it: drop the transfers by showing, and the perevodnoy cells fail)."""
     a = np.zeros(MAXC, dtype=np.int64)
-    b = np.zeros(MAXC, dtype=np.int64)
     seen = 0
-    for obs, kind, legal, first in _decisions(family, n, toggles):
+    for obs, kind, legal, first, every in _decisions(family, n, toggles, with_legal=True):
         k = options(obs, kind, legal, first, a, 10)
-        m = S.candidates(obs, kind, legal, first, b, 10)
-        assert list(a[:k]) == list(b[:m]), (kind, legal, first)
+        got = [int(x) for x in a[:k]]
+        assert got[0] == first and len(set(got)) == k, (kind, got)
+        assert set(got) <= every, (kind, set(got) - every)
+        if kind == L.K_ATTACK:
+            singles = [o for o in sorted(o for o in every if o & (o - 1) == 0) if o != first]
+            assert set(singles[:10 - 1]) <= set(got), (singles, got)
+        elif kind != L.K_SWAP:
+            assert set(got) == every, (kind, every - set(got))
         seen += k > 1
     assert seen > 20
 
