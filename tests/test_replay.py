@@ -46,7 +46,7 @@ CONFIGS = {
     ],
 }
 PER_FAMILY = 10_000
-QUICK = 10  # the default tier replays the first tenth of every configuration's deals, the slow tier the rest
+QUICK = 20  # the default tier replays the first twentieth of every configuration's deals, the slow tier the rest
 CASES = [(fam, n, tg, i, -(-PER_FAMILY // len(cfgs))) for fam, cfgs in CONFIGS.items()
          for i, (n, tg) in enumerate(cfgs)]
 

@@ -15,6 +15,8 @@ from strategies import _lib as H
 from strategies._lib import KNOB_NAMES, knobs, unseen
 from strategies._rollout import rollout_choice, rollout_here
 
+pytestmark = pytest.mark.slow  # the rollouts compile for a minute: the slow tier
+
 GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange)
 ZERO = np.zeros(16)
 OWN = {L.K_ATTACK: lambda o, lg, k: H.h_attack(o, k), L.K_COVER: H.h_cover, L.K_THROW_IN: H.h_throw_in}

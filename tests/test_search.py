@@ -46,8 +46,8 @@ def _positions(family, n_deals=6, seed=1):
             d.apply(int(fns[kind](obs, np.int64(d.ws[L.S_LEGAL]), S.EXPERT, rng)))
 
 
-@pytest.mark.parametrize("family", ["podkidnoy", pytest.param("perevodnoy", marks=pytest.mark.slow),
-                                    pytest.param("prostoy_5", marks=pytest.mark.slow)])
+@pytest.mark.slow
+@pytest.mark.parametrize("family", ["podkidnoy", "perevodnoy", "prostoy_5"])
 def test_searches_every_decision_kind_and_answers_single_options_at_once(family):
     params = np.zeros(16)
     params[:3] = (24, 8, 0)
