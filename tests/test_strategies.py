@@ -35,9 +35,9 @@ MIXES = {
 }
 
 
-# strategies whose default budget is too slow for 10,000-game checks play them at a small one
-# (the search itself is the same code; tests/test_search.py checks the default budget)
-TEST_SPEC = {"search": "search:samples=3,candidates=4,playout=0"}
+# strategies whose default budget is too slow for 10,000-game checks play them at a small one (the same code;
+# tests/test_search.py checks search at its default budget, rollout is checked by the round robin and strength)
+TEST_SPEC = {"search": "search:samples=3,candidates=4,playout=0", "rollout": "rollout:samples=2,candidates=3"}
 
 
 def _lineup(name, n):
