@@ -1,5 +1,6 @@
 """durak-sim: a Monte Carlo strategy simulator for the Durak family of card games."""
 import os as _os
+import sys as _sys
 from pathlib import Path as _Path
 
 __version__ = "0.1.0"
@@ -27,12 +28,12 @@ def core_digest() -> str:
     changed in another file would load stale machine code; a cache folder per digest rules that out, and
     the engines' file names (sim.core.dispatch) start from the same digest."""
     import hashlib
-    import sys
     from importlib.metadata import version
-    h = hashlib.sha256(f"{sys.version_info[:2]} numba {version('numba')}".encode())
+    h = hashlib.sha256(f"{_sys.version_info[:2]} numba {version('numba')}".encode())
     for f in _digest_files():
-        h.update(f.name.encode() + b"\0" + len(f.read_bytes()).to_bytes(8, "little"))
-        h.update(f.read_bytes())
+        data = f.read_bytes()
+        h.update(f.name.encode() + b"\0" + len(data).to_bytes(8, "little"))
+        h.update(data)
     return h.hexdigest()[:12]
 
 
@@ -50,5 +51,5 @@ def _numba_cache_dir() -> str:
 # set before numba loads; when something loaded numba first, its config is set too (it reads the folder
 # each time it caches a function)
 _os.environ["NUMBA_CACHE_DIR"] = _os.environ["DURAK_NUMBA_FOLDER"] = _numba_cache_dir()
-if "numba" in __import__("sys").modules:
-    __import__("sys").modules["numba"].config.CACHE_DIR = _os.environ["NUMBA_CACHE_DIR"]
+if "numba" in _sys.modules:
+    _sys.modules["numba"].config.CACHE_DIR = _os.environ["NUMBA_CACHE_DIR"]
