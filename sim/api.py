@@ -1,4 +1,8 @@
-"""The Python API for notebooks: the CLI's experiments as functions returning DataFrames and figures.
+"""The Python API: every experiment the CLI runs, as functions returning objects, DataFrames and figures.
+
+The `durak` commands parse their options and call these functions, so a notebook gets exactly what the
+command line gets. Functions named for a noun (`experiment`, `comparison`) return the plan unplayed, so a
+caller can attach progress before `.run()`; the verbs (`run`, `compare`, `tournament`) play it.
 
     from sim import api
     exp = api.run("prostoy_5", players=2, strategies=["greedy", "random"], games=100_000)
@@ -12,47 +16,158 @@ from __future__ import annotations
 
 import pandas as pd
 
-from sim.experiments import batch
+from sim.core import engine as E
 from sim.core import rules as R
-from sim.experiments.compare import Arm, Comparison, plot_comparison  # noqa: F401  (re-exported)
-from sim.experiments.experiment import Experiment, experiment, percent_view, resume  # noqa: F401  (re-exported)
-from sim.referee.narrate import narrate
-from sim.experiments.report import markdown, plot_lengths, plot_rates, text  # noqa: F401  (re-exported)
+from sim.experiments import batch
+from sim.experiments.batch import ExperimentError, IllegalMoveError, LineupError
+from sim.experiments.compare import (Arm, Comparison, default_metric, default_panel, panel_verdict,
+                                     plot_comparison, run_panel)
+from sim.experiments.experiment import Experiment, percent_view, resume
+from sim.experiments.experiment import experiment as _experiment
+from sim.experiments.paired import rotate
+from sim.experiments.report import markdown, plot_lengths, plot_rates, text
+from sim.experiments.settle import RESULTS, questions, settle, write_index
 from sim.experiments.tournament import Tournament
+
+__all__ = ["Arm", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError", "RESULTS",
+           "Tournament", "arms", "compare", "comparison", "default_metric", "default_panel", "experiment",
+           "first_error", "hint", "judge", "markdown", "panel", "panel_verdict", "percent_view", "play",
+           "plot_comparison", "plot_lengths", "plot_rates", "questions", "replay", "resume", "rules_table", "run",
+           "settle", "tell", "text", "tournament", "traces", "write_index"]
+
+
+def _label(toggles: dict | None) -> str:
+    return ", ".join(f"{k}={R.format_value(v)}" for k, v in (toggles or {}).items())
+
+
+def experiment(family: str | R.Rules = "podkidnoy", players: int = 2, toggles: dict | None = None,
+               strategies=("greedy",), games: int | None = 100_000, seed: int = 1, **kw) -> Experiment:
+    """An experiment planned, not yet played (seat rotation on by default): `.run()` plays it. `family`
+    is a preset name (with `players` and `toggles`) or rules already resolved."""
+    return _experiment(family, players, toggles, strategies, games=games, seed=seed, **kw)
 
 
 def run(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, strategies=("greedy",),
         games: int | None = 100_000, seed: int = 1, **kw) -> Experiment:
-    """Play an experiment (seat rotation on by default) and return it: tables via its methods."""
+    """Play an experiment and return it: tables via its methods."""
     return experiment(family, players, toggles, strategies, games=games, seed=seed, **kw).run()
 
 
-def compare(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b: dict | None = None,
-            strategies=("greedy",), a_strategies=None, b_strategies=None, toggles: dict | None = None,
-            games: int = 200_000, seed: int = 1, labels=None, paths=(), **kw) -> Comparison:
-    """Two rule sets (toggle dicts a, b on top of `toggles`) or line-ups on the same deals."""
-    ra = R.resolve(family, players, {**(toggles or {}), **(a or {})})
-    rb = R.resolve(family, players, {**(toggles or {}), **(b or {})})
-    la = labels[0] if labels else (", ".join(f"{k}={R.format_value(v)}" for k, v in (a or {}).items()) or "A")
-    lb = labels[1] if labels else (", ".join(f"{k}={R.format_value(v)}" for k, v in (b or {}).items()) or "B")
+def arms(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b: dict | None = None,
+         toggles: dict | None = None, a_family: str | None = None, b_family: str | None = None) -> tuple:
+    """The two rule sets of a comparison: toggle dicts a, b on top of `toggles`, each arm's own preset or
+    `family`."""
+    ra = R.resolve(a_family or family, players, {**(toggles or {}), **(a or {})})
+    rb = R.resolve(b_family or family, players, {**(toggles or {}), **(b or {})})
+    return ra, rb
+
+
+def comparison(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b: dict | None = None,
+               strategies=("greedy",), a_strategies=None, b_strategies=None, toggles: dict | None = None,
+               games: int = 200_000, seed: int = 1, labels=None, paths=(), a_family: str | None = None,
+               b_family: str | None = None, **kw) -> Comparison:
+    """Two rule sets or two line-ups on the same deals, planned, not yet played: `.run()` plays it."""
+    ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
+    la, lb = labels or (_label(a) or a_family or "A", _label(b) or b_family or "B")
     arm_a = Arm(la, ra, batch.make_lineup(ra, a_strategies or strategies, paths))
     arm_b = Arm(lb, rb, batch.make_lineup(rb, b_strategies or strategies, paths))
-    return Comparison(arm_a, arm_b, seed=seed, games=games, paths=tuple(paths), **kw).run()
+    return Comparison(arm_a, arm_b, seed=seed, games=games, paths=tuple(paths), **kw)
+
+
+def compare(*args, **kw) -> Comparison:
+    """`comparison(...)` played: its verdict, table and plot via its methods."""
+    return comparison(*args, **kw).run()
+
+
+def panel(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b: dict | None = None,
+          strategies=("default",), toggles: dict | None = None, games: int = 200_000, seed: int = 1,
+          labels=None, paths=(), a_family: str | None = None, b_family: str | None = None, progress=None,
+          **kw) -> dict:
+    """The same question once per panel strategy, each playing every seat ('default' = greedy, expert):
+    strategy -> played Comparison. `panel_verdict(result, metric)` says whether the answer holds across it."""
+    names = [x for s in strategies for x in (default_panel() if s == "default" else [s])]
+    ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
+    la, lb = labels or (_label(a) or a_family or "A", _label(b) or b_family or "B")
+    return run_panel(ra, rb, la, lb, names, seed, games, paths=tuple(paths), progress=progress, **kw)
 
 
 def tournament(family: str, strategies, players: int = 2, toggles: dict | None = None, games: int = 20_000,
-               seed: int = 1, **kw) -> Tournament:
-    return Tournament(R.resolve(family, players, toggles or {}), list(strategies), games=games, seed=seed,
-                      **kw).run()
+               seed: int = 1, play: bool = True, paths=(), **kw) -> Tournament:
+    """A round robin (played unless play=False): ranking, matrix and heatmap via its methods."""
+    for s in strategies:
+        batch.parse_strategy(s, paths)  # an unknown name is named before any game is played
+    t = Tournament(R.resolve(family, players, toggles or {}), list(strategies), games=games, seed=seed,
+                   paths=tuple(paths), **kw)
+    return t.run() if play else t
+
+
+def traces(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, strategies=("greedy",),
+           seed: int = 1, game: int = 0, rotation: int = 0, deals: int = 1, paths=()) -> tuple[list, list]:
+    """The referee-format traces of one series of a run (its seed, game and seat rotation), and the seat
+    labels in the order played."""
+    rules = R.resolve(family, players, toggles or {})
+    lineup = rotate(batch.make_lineup(rules, strategies, paths), rotation)
+    return batch.Runner(rules, lineup, paths).trace(seed, game, deals), [s.label for s in lineup]
+
+
+def tell(trace: dict, labels) -> list[str]:
+    """A trace told move by move (lines of text), ending with the result, or with why there is none."""
+    from sim.referee.narrate import narrate  # the referee loads only for the commands that use it
+    lines = narrate(trace, list(labels))
+    if not any(line.startswith("game over") for line in lines):
+        if lines and lines[-1].startswith("bout "):  # the bout that was never played
+            lines.pop()
+        lines.append(f"deal unfinished: no result after {trace['result']['bouts']:,} bouts; it is stopped and "
+                     "recorded as unfinished (RUL-22)")
+    return lines
 
 
 def replay(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, strategies=("greedy",),
-           seed: int = 1, game: int = 0) -> list[str]:
+           seed: int = 1, game: int = 0, rotation: int = 0, paths=()) -> list[str]:
     """One game told move by move (lines of text)."""
+    found, labels = traces(family, players, toggles, strategies, seed, game, rotation, 1, paths)
+    return tell(found[0], labels)
+
+
+def first_error(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, strategies=("greedy",),
+                seed: int = 1, game: int = 0, rotation: int = 0, deals: int = 1, paths=()) -> dict | None:
+    """Where a series' first illegal move happened, trying the given seat rotation first and then the
+    others: {"lines": the position, the move and the seat in words, "document": the position in the judge's
+    format, "rotation": r}; None when every rotation plays legally."""
+    from sim.referee import at_error as AE
     rules = R.resolve(family, players, toggles or {})
-    seats = batch.make_lineup(rules, strategies)
-    trace = batch.Runner(rules, seats).trace(seed, game)[0]
-    return narrate(trace, [s.label for s in seats])
+    seats = batch.make_lineup(rules, strategies, paths)
+    for r in [rotation] + [r for r in range(players) if r != rotation]:
+        lineup = rotate(seats, r)
+        found, raw = AE.traced_with_error(batch.Runner(rules, lineup, paths), seed, game, deals)
+        bad = [d for d in range(len(found)) if raw[d, E.F_ERROR]]
+        if bad:
+            where = AE.at_error(found[bad[0]], raw[bad[0]], [s.label for s in lineup])
+            return {"lines": AE.describe(where), "document": AE.judge_document(where), "rotation": r}
+    return None
+
+
+def judge(document: dict) -> dict:
+    """The referee's ruling on a position and action in the judge's format (docs/positions.md):
+    legal or not, why, and the position after it. `referee.format_judgement(result)` says it in words."""
+    from sim import referee
+    return referee.judge(document)
+
+
+def hint(document: dict, samples: int = 1000, playout: str = "expert", seed: int = 0) -> dict:
+    """Every legal action at a position (the judge's format, other hands possibly hidden) with the fool
+    probability of the player to act over `samples` sampled deals, best first."""
+    from sim.experiments import hint as _hint
+    return _hint.hint(document, samples=samples, playout=1 if playout == "expert" else 0, seed=seed)
+
+
+def play(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, seat: int = 0,
+         strategies=("expert",), seed: int = 1, games: int = 1, ascii_only: bool = False,
+         hint_samples: int = 300) -> None:
+    """Play deals in the terminal against library strategies (moves are numbered, '?' asks for a hint)."""
+    from sim.experiments import play as _play
+    _play.run(R.resolve(family, players, toggles or {}), seat, list(strategies), seed, games, ascii_only,
+              hint_samples=hint_samples)
 
 
 def rules_table() -> pd.DataFrame:

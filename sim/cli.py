@@ -296,11 +296,12 @@ def _default_out(rules) -> Path:
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
         deals_per_series, chunk, out, no_save, records, resume, repair, as_json, quiet, verify):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
-    from sim.experiments import batch, experiment, report
+    from sim import api
     from sim.core.dispatch import StrategyError
+    from sim.experiments import batch, report
     try:
         if resume is not None:
-            exp = experiment.resume(resume, threads=threads or None, repair=repair)
+            exp = api.resume(resume, threads=threads or None, repair=repair)
             if exp.repaired:
                 click.echo(f"repair: replaying {len(exp.repaired)} bad chunk file(s): {', '.join(exp.repaired)}",
                            err=True)
@@ -312,17 +313,17 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
             rules = _rules(preset, players, toggles)
             if games is None and precision is None:
                 games = 100_000
-            exp = experiment.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
-                                        max_games=max_games, rotate=rotate, chunk=chunk,
-                                        deals_per_series=deals_per_series, paths=paths, records=records,
-                                        threads=threads or None, verify=verify,
-                                        out=None if no_save else (out or _default_out(rules)))
+            exp = api.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
+                                 max_games=max_games, rotate=rotate, chunk=chunk,
+                                 deals_per_series=deals_per_series, paths=paths, records=records,
+                                 threads=threads or None, verify=verify,
+                                 out=None if no_save else (out or _default_out(rules)))
         try:
             _with_progress(exp, not quiet and not as_json)
         except KeyboardInterrupt:
             where = f"; continue with: durak run --resume {exp.out}" if exp.out else ""
             raise Fail(f"interrupted after {exp.games_played:,} games{where}") from None
-    except (batch.LineupError, StrategyError, batch.IllegalMoveError, experiment.ExperimentError) as e:
+    except (batch.LineupError, StrategyError, batch.IllegalMoveError, api.ExperimentError) as e:
         raise Fail(str(e)) from None
     if exp.out is not None:
         report.write_outputs(exp)
@@ -374,10 +375,9 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
 
     Example: durak compare --rules prostoy_5 --a trump_six_exchange=true --b trump_six_exchange=false
     """
-    from sim.experiments import batch
-    from sim.experiments.compare import Arm, Comparison
+    from sim import api
     from sim.core.dispatch import StrategyError
-    from sim.experiments.experiment import ExperimentError
+    from sim.experiments import batch
     if panel:
         if strategies or a_strategies or b_strategies:
             raise click.BadParameter("--panel plays each panel strategy in every seat; drop --strategy",
@@ -385,27 +385,25 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
         return _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, paths, games, seed,
                               threads, rotate, metric, panel, out, no_save, as_json)
     try:
-        ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
-        rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
-        sa = batch.make_lineup(ra, a_strategies or strategies, paths)
-        sb = batch.make_lineup(rb, b_strategies or strategies, paths)
         label_a = " ".join(a_toggles) or (a_rules or "") or " ".join(a_strategies) or "A"
         label_b = " ".join(b_toggles) or (b_rules or "") or " ".join(b_strategies) or "B"
-        if ra == rb and [s.label for s in sa] == [s.label for s in sb]:
+        c = api.comparison(preset, players, R.parse_toggle_args(a_toggles), R.parse_toggle_args(b_toggles),
+                           strategies, a_strategies, b_strategies, R.parse_toggle_args(toggles), games=games,
+                           seed=seed, labels=(label_a, label_b), paths=paths, a_family=a_rules, b_family=b_rules,
+                           rotate=rotate, threads=threads or None)
+        if c.a.rules == c.b.rules and [s.label for s in c.a.seats] == [s.label for s in c.b.seats]:
             click.echo("note: the two arms are identical; expect no difference", err=True)
-        c = Comparison(Arm(label_a, ra, sa), Arm(label_b, rb, sb), seed=seed, games=games, rotate=rotate,
-                       threads=threads or None, paths=tuple(paths))
         known = [k for k, _ in c.names]
         if metric is not None and metric not in known:  # say so before playing, not after
             raise click.BadParameter(f"{metric!r} is not a metric of this comparison; choose one of: "
                                      f"{', '.join(known)}", param_hint="'--metric'")
         _with_progress(c, not as_json)
         verdict = c.verdict(metric)
-    except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError) as e:
+    except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, api.ExperimentError) as e:
         raise Fail(str(e)) from None
     if not no_save:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        c.out = out or Path.cwd() / "results" / "runs" / f"{stamp}-compare-{ra.family}"
+        c.out = out or Path.cwd() / "results" / "runs" / f"{stamp}-compare-{c.a.rules.family}"
         c.write_outputs(metric)
     if as_json:
         d = {"verdict": verdict, "out": str(c.out) if c.out else None,
@@ -420,26 +418,25 @@ def compare(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, st
 def _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_rules, paths, games, seed, threads,
                    rotate, metric, panel, out, no_save, as_json):
     """The same question for each strategy of the panel, then whether the answer holds across it."""
-    from sim.experiments import batch
-    from sim.experiments.compare import default_metric, default_panel, panel_verdict, run_panel
+    from sim import api
     from sim.core.dispatch import StrategyError
-    from sim.experiments.experiment import ExperimentError
-    names = [x for p in panel for x in (default_panel() if p == "default" else [p])]
+    from sim.experiments import batch
     try:
-        ra = _arm_rules(a_rules or preset, players, toggles, a_toggles)
-        rb = _arm_rules(b_rules or preset, players, toggles, b_toggles)
         label_a = " ".join(a_toggles) or (a_rules or "") or "A"
         label_b = " ".join(b_toggles) or (b_rules or "") or "B"
-        results = run_panel(ra, rb, label_a, label_b, names, seed, games, rotate=rotate, threads=threads or None,
-                            paths=tuple(paths), progress=lambda c: _with_progress(c, not as_json))
+        results = api.panel(preset, players, R.parse_toggle_args(a_toggles), R.parse_toggle_args(b_toggles),
+                            panel, R.parse_toggle_args(toggles), games=games, seed=seed, labels=(label_a, label_b),
+                            paths=paths, a_family=a_rules, b_family=b_rules, rotate=rotate,
+                            threads=threads or None, progress=lambda c: _with_progress(c, not as_json))
         first = next(iter(results.values()))
-        metric = metric or default_metric(first)
-        summary = panel_verdict(results, metric)
-    except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, ExperimentError, KeyError) as e:
+        metric = metric or api.default_metric(first)
+        summary = api.panel_verdict(results, metric)
+    except (R.RulesError, batch.LineupError, StrategyError, batch.IllegalMoveError, api.ExperimentError,
+            KeyError) as e:
         raise Fail(str(e)) from None
     if not no_save:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        root = out or Path.cwd() / "results" / "runs" / f"{stamp}-compare-{ra.family}"
+        root = out or Path.cwd() / "results" / "runs" / f"{stamp}-compare-{first.a.rules.family}"
         for name, c in results.items():
             c.out = root / name
             c.write_outputs(metric)
@@ -472,28 +469,20 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
     if len(strategies) < 2:
         raise click.BadParameter(f"a round robin needs at least two entrants, got {len(strategies)}",
                                  param_hint="'--strategy'")
-    from sim.experiments import batch
+    from sim import api
     from sim.core.dispatch import StrategyError
-    from sim.experiments.tournament import Tournament
+    from sim.experiments import batch
     rules = _rules(preset, players, toggles)
     try:
-        for s in strategies:
-            batch.parse_strategy(s, paths)
-        t = Tournament(rules, list(strategies), games=games, seed=seed, threads=threads or None, paths=paths)
+        t = api.tournament(rules.family, strategies, players, rules.toggles, games=games, seed=seed, play=False,
+                           threads=threads or None, paths=paths)
         _with_progress(t, not as_json)
     except (batch.LineupError, StrategyError, batch.IllegalMoveError, ValueError) as e:
         raise Fail(str(e)) from None
     md = t.markdown()
     if not no_save:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-        folder = out or Path.cwd() / "results" / "runs" / f"{stamp}-tournament-{rules.family}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "report.md").write_text(md)
-        t.head_to_head().to_parquet(folder / "pairs.parquet", index=False)
-        t.heatmap(folder / "heatmap.png")
-        (folder / "metadata.json").write_text(json.dumps(
-            {"family": rules.family, "players": rules.num_players, "toggles": rules.toggles,
-             "strategies": list(strategies), "games_per_pair": games, "seed": seed}, indent=1, default=str))
+        folder = t.write_outputs(out or Path.cwd() / "results" / "runs" / f"{stamp}-tournament-{rules.family}")
     if as_json:
         click.echo(json.dumps({"ranking": t.ranking().reset_index().to_dict(orient="records"),
                                "pairs": t.head_to_head().to_dict(orient="records"),
@@ -531,10 +520,9 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
 
     Give the same --rules, --players, --toggle, --strategy and --strategy-path as the run, and its --seed.
     """
-    from sim.experiments import batch
+    from sim import api
     from sim.core.dispatch import StrategyError
-    from sim.experiments.paired import rotate
-    from sim.referee.narrate import narrate
+    from sim.experiments import batch
     rules = _rules(preset, players, toggles)
     if rotation >= players:
         raise click.BadParameter(f"{rotation} is out of range: with {players} players the rotation is 0 to "
@@ -543,9 +531,8 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
         _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json)
         return
     try:
-        seats = batch.make_lineup(rules, strategies, paths)
-        lineup = rotate(seats, rotation)
-        traces = batch.Runner(rules, lineup, paths).trace(seed, game, deals)
+        traces, labels = api.traces(rules.family, players, rules.toggles, strategies, seed, game, rotation, deals,
+                                    paths)
     except (batch.LineupError, StrategyError, batch.IllegalMoveError) as e:
         raise Fail(str(e)) from None
     except RuntimeError as e:  # the trace buffer is full
@@ -554,44 +541,26 @@ def replay(preset, players, toggles, strategies, paths, seed, game, rotation, de
         click.echo(json.dumps(traces if deals > 1 else traces[0], indent=1, default=str))
         return
     for tr in traces:
-        lines = narrate(tr, [s.label for s in lineup])
-        if not any(line.startswith("game over") for line in lines):
-            if lines[-1].startswith("bout "):  # the bout that was never played
-                lines.pop()
-            lines.append(f"deal unfinished: no result after {tr['result']['bouts']:,} bouts; it is stopped and "
-                         "recorded as unfinished (RUL-22)")
-        click.echo("\n".join(lines))
+        click.echo("\n".join(api.tell(tr, labels)))
 
 
 def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_json):
-    from sim.core import engine as E
+    from sim import api
     from sim.core.dispatch import StrategyError
-    from sim.experiments import batch
-    from sim.experiments.paired import rotate
-    from sim.referee import at_error as AE
     try:
-        seats = batch.make_lineup(rules, strategies, paths)
-        order = [rotation] + [r for r in range(rules.num_players) if r != rotation]
-        for r in order:
-            lineup = rotate(seats, r)
-            runner = batch.Runner(rules, lineup, paths)
-            traces, raw = AE.traced_with_error(runner, seed, game, deals)
-            bad = [d for d in range(len(traces)) if raw[d, E.F_ERROR]]
-            if bad:
-                found = AE.at_error(traces[bad[0]], raw[bad[0]], [s.label for s in lineup])
-                found["rotation"] = r
-                break
-        else:
-            raise Fail(f"no illegal move in game {game} of seed {seed} ({deals} deal(s), every seat rotation) "
-                       "with these rules and strategies")
-    except (batch.LineupError, StrategyError) as e:
+        found = api.first_error(rules.family, rules.num_players, rules.toggles, strategies, seed, game, rotation,
+                                deals, paths)
+    except (api.LineupError, StrategyError) as e:
         raise Fail(str(e)) from None
+    if found is None:
+        raise Fail(f"no illegal move in game {game} of seed {seed} ({deals} deal(s), every seat rotation) "
+                   "with these rules and strategies")
     if as_json:
-        click.echo(json.dumps(AE.judge_document(found), indent=1))
+        click.echo(json.dumps(found["document"], indent=1))
         return
     if found["rotation"]:
         click.echo(f"(seat rotation {found['rotation']} of the line-up)")
-    click.echo("\n".join(AE.describe(found)))
+    click.echo("\n".join(found["lines"]))
 
 
 @main.command()
@@ -614,8 +583,8 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
 def settle(name, scale, seed, threads, out, write_results, panel, paths):
     """Regenerate a settled argument (or `all` of them) into a run folder, or into results/NAME with
     --write-results."""
-    from sim.experiments import settle as S
-    found = S.questions(paths)
+    from sim import api
+    found = api.questions(paths)
     names = list(found) if name == "all" else [name]
     for n in names:
         if n not in found:
@@ -623,25 +592,24 @@ def settle(name, scale, seed, threads, out, write_results, panel, paths):
                                      param_hint="'NAME'")
     if out is not None and write_results:
         raise click.BadParameter("give --out DIR or --write-results, not both", param_hint="'--out'")
-    from sim.experiments.compare import default_panel
     from sim.core import dispatch
-    names_panel = [x for p in panel for x in (default_panel() if p == "default" else [p])] or None
+    names_panel = [x for p in panel for x in (api.default_panel() if p == "default" else [p])] or None
     for p in names_panel or []:
         if p not in dispatch.discover():
             raise click.BadParameter(f"unknown strategy {p!r}; choose from: {', '.join(dispatch.discover())}",
                                      param_hint="'--panel'")
     if write_results:
-        root = S.RESULTS
+        root = api.RESULTS
     else:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         root = out or Path.cwd() / "results" / "runs" / f"{stamp}-settle"
     for n in names:
         t0 = time.time()
-        folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root, panel=names_panel,
+        folder = api.settle(n, scale=scale, seed=seed, threads=threads or None, root=root, panel=names_panel,
                           paths=paths)
         verdict = json.loads((folder / "summary.json").read_text())["verdict"]
         click.echo(f"{n}: {verdict}\n  -> {folder} ({time.time() - t0:.0f} s)")
-    S.write_index(root, paths)
+    api.write_index(root, paths)
 
 
 @main.command()
@@ -654,7 +622,7 @@ def judge(file, as_json):
     (worked examples: docs/examples/positions.json; a file with an `examples` list is judged example by
     example).
     """
-    from sim import referee
+    from sim import api, referee
     from sim.referee import schema
     try:
         doc = json.load(file)
@@ -677,7 +645,7 @@ def judge(file, as_json):
         if problem:
             raise Fail(f"cannot judge {name}: {problem}")
         try:
-            results.append(referee.judge(d))
+            results.append(api.judge(d))
         except (R.RulesError, referee.RefereeError, KeyError, ValueError, TypeError, IndexError) as e:
             raise Fail(f"cannot judge {name}: {_message(e)}") from None
     if as_json:
@@ -938,6 +906,7 @@ def hint(file, budget, playout, seed, only, as_json):
     `hand_sizes` only (then list the `discard`). A start of a deal:
     {"family": ..., "start_of_deal": true, "num_players": 2, "seat": 0, "hand": [...], "trump_card": "7H"}.
     """
+    from sim import api
     from sim.experiments import hint as H
     try:
         samples = H.BUDGETS[budget] if budget in H.BUDGETS else int(budget)
@@ -952,7 +921,7 @@ def hint(file, budget, playout, seed, only, as_json):
     out = []
     for d in docs:
         try:
-            res = H.hint(d, samples=samples, playout=1 if playout == "expert" else 0, seed=seed)
+            res = api.hint(d, samples=samples, playout=playout, seed=seed)
         except (ValueError, KeyError, R.RulesError) as e:
             if len(docs) == 1:
                 raise Fail(f"{d.get('id', file)}: {e}") from None
@@ -979,14 +948,14 @@ def hint(file, budget, playout, seed, only, as_json):
 @click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters C D H S instead of symbols.")
 def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, ascii_only):
     """Play deals in the terminal against library strategies: moves are numbered, '?' asks for a hint."""
-    from sim.experiments import play as P
-    from sim.experiments.batch import LineupError
+    from sim import api
     rules = _rules(preset, players, toggles)
     if not 0 <= seat < players:
         raise Fail(f"--seat must be 0..{players - 1}")
     try:
-        P.run(rules, seat, list(strategies) or ["expert"], seed, games, ascii_only, hint_samples=hint_budget)
-    except (ValueError, LineupError) as e:
+        api.play(rules.family, players, rules.toggles, seat, list(strategies) or ["expert"], seed, games, ascii_only,
+                 hint_samples=hint_budget)
+    except (ValueError, api.LineupError) as e:
         raise Fail(str(e)) from None
 # ---- end of hint and play -------------------------------------------------------------------------
 

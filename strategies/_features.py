@@ -66,7 +66,7 @@ stack_f64 = _stack(types.float64, 8)
 
 
 @njit(_nrt=False)
-def _add(cands, nc, a):
+def add_option(cands, nc, a):
     for j in range(nc):
         if cands[j] == a:
             return nc
@@ -77,7 +77,7 @@ def _add(cands, nc, a):
 
 
 @njit(_nrt=False, inline="always")
-def _pair(hand, r):
+def lowest_pair(hand, r):
     """The two lowest cards of rank r in hand (0 if fewer than two)."""
     s = hand & RANK_MASKS[r]
     if popcount(s) < 2:
@@ -90,27 +90,27 @@ def _pair(hand, r):
 def leads(obs, hand, first, cands, cap):
     nc = 0
     if first > 0:
-        nc = _add(cands, nc, first)
+        nc = add_option(cands, nc, first)
     m = hand
     while m and nc < cap:
         c = lowest(m)
         m &= m - 1
         if attack_ok(obs, hand, np.int64(1) << c):  # a single is not always legal (zanudny, tryoshka)
-            nc = _add(cands, nc, np.int64(1) << c)
+            nc = add_option(cands, nc, np.int64(1) << c)
     if nc >= cap:
         return nc
     if obs[O_RULES + R_MODE] != MODE_PROSTOY:
         for r in range(9):
             s = hand & RANK_MASKS[r]
             if popcount(s) >= 2 and attack_ok(obs, hand, s) and nc < cap:
-                nc = _add(cands, nc, s)
+                nc = add_option(cands, nc, s)
             if popcount(s) >= 3 and nc < cap:
-                p = _pair(hand, r)
+                p = lowest_pair(hand, r)
                 if attack_ok(obs, hand, p):
-                    nc = _add(cands, nc, p)
+                    nc = add_option(cands, nc, p)
         return nc
     for r in range(9):  # simple durak: a pair (the two lowest of a rank) + one card, then two pairs + one card
-        p = _pair(hand, r)
+        p = lowest_pair(hand, r)
         if p == 0:
             continue
         rest = hand & ~p
@@ -118,13 +118,13 @@ def leads(obs, hand, first, cands, cap):
             c = lowest(rest)
             rest &= rest - 1
             if attack_ok(obs, hand, p | (np.int64(1) << c)):
-                nc = _add(cands, nc, p | (np.int64(1) << c))
+                nc = add_option(cands, nc, p | (np.int64(1) << c))
     for r in range(9):
-        p = _pair(hand, r)
+        p = lowest_pair(hand, r)
         if p == 0:
             continue
         for r2 in range(r + 1, 9):
-            q = _pair(hand, r2)
+            q = lowest_pair(hand, r2)
             if q == 0:
                 continue
             rest = hand & ~p & ~q
@@ -132,7 +132,19 @@ def leads(obs, hand, first, cands, cap):
                 c = lowest(rest)
                 rest &= rest - 1
                 if attack_ok(obs, hand, p | q | (np.int64(1) << c)):
-                    nc = _add(cands, nc, p | q | (np.int64(1) << c))
+                    nc = add_option(cands, nc, p | q | (np.int64(1) << c))
+    return nc
+
+
+@njit(_nrt=False)
+def take_or_cover(cands, nc, legal):
+    """Options of a cover or throw-in: take (or pass), then every legal card lowest first."""
+    nc = add_option(cands, nc, np.int64(NO_CARD))
+    m = legal
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        nc = add_option(cands, nc, np.int64(c))
     return nc
 
 
@@ -141,34 +153,29 @@ def options(obs, kind, legal, first, cands, cap):
     """The answers weighed at a decision, written to cands; returns how many (first = the heuristic's, listed first)."""
     if kind == K_ATTACK:
         return leads(obs, obs[O_HAND], first, cands, cap)
-    nc = _add(cands, 0, first)
+    nc = add_option(cands, 0, first)
     if kind == K_EXCHANGE:
-        nc = _add(cands, nc, np.int64(0))
-        return _add(cands, nc, np.int64(1))
+        nc = add_option(cands, nc, np.int64(0))
+        return add_option(cands, nc, np.int64(1))
     if kind == K_SWAP:  # VAR-PO1: no swap, and each lowest-first single and pair of the hand
-        nc = _add(cands, nc, np.int64(0))
+        nc = add_option(cands, nc, np.int64(0))
         m = legal
         while m and nc < cap:
             c = lowest(m)
             m &= m - 1
             one = np.int64(1) << c
             if swap_ok(obs, legal, one):
-                nc = _add(cands, nc, one)
+                nc = add_option(cands, nc, one)
             if m and swap_ok(obs, legal, one | (np.int64(1) << lowest(m))):
-                nc = _add(cands, nc, one | (np.int64(1) << lowest(m)))
+                nc = add_option(cands, nc, one | (np.int64(1) << lowest(m)))
         return nc
-    nc = _add(cands, nc, np.int64(NO_CARD))
-    m = legal
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        nc = _add(cands, nc, np.int64(c))
+    nc = take_or_cover(cands, nc, legal)
     if kind == K_TRANSFER:
         m = obs[O_SHOW_LEGAL]
         while m:
             c = lowest(m)
             m &= m - 1
-            nc = _add(cands, nc, np.int64(c + SHOW))
+            nc = add_option(cands, nc, np.int64(c + SHOW))
     return nc
 
 

@@ -394,6 +394,13 @@ def h_attack(obs, k):
     return bit(lowest(hand))
 
 
+@njit(_nrt=False, inline="always")
+def attack_with(obs, k, p, pairs):
+    """h_attack with the knob table ``k``, the strategy's parameters ``p`` put in by ``pairs`` (as put_params):
+    the whole ``attack`` of a strategy that differs from greedy only in its leads' knobs."""
+    return h_attack(obs, put_params(k, p, pairs))
+
+
 @njit(_nrt=False)
 def _plan_attack(obs, k):
     hand = obs[O_HAND]

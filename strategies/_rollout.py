@@ -21,7 +21,7 @@ from numba import njit
 
 from sim.core.kernels import apply_any, sample_hidden
 from sim.core.layout import (
-    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, NO_CARD, O_ACTOR, O_KIND, OUT_ESCAPED, OUT_FOOL,
+    F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, O_ACTOR, O_KIND, OUT_ESCAPED, OUT_FOOL,
     S_HANDS, S_LEGAL, STATE_SIZE,
 )
 from sim.core.lib import (
@@ -30,6 +30,7 @@ from sim.core.lib import (
 from sim.core.rules import MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
 from strategies import greedy as _greedy
 from strategies._endgame import _stack_i64
+from strategies._features import add_option, lowest_pair, take_or_cover
 from strategies._lib import ROLLOUT_SELF, h_attack, h_cover, h_throw_in, restless, unseen
 
 MAXC = 48  # options tried at most: a lead of any single or whole rank, a cover by any card or a take, ...
@@ -49,32 +50,11 @@ def rollout_here(obs, samples, most):
 
 
 @njit(_nrt=False)
-def _add(cands, nc, a):
-    for j in range(nc):
-        if cands[j] == a:
-            return nc
-    if nc < MAXC:
-        cands[nc] = a
-        nc += 1
-    return nc
-
-
-@njit(_nrt=False, inline="always")
-def _pair(hand, r):
-    """The two lowest cards of rank r in hand (0 if fewer than two)."""
-    s = hand & RANK_MASKS[r]
-    if popcount(s) < 2:
-        return np.int64(0)
-    p = np.int64(1) << lowest(s)
-    return p | (np.int64(1) << lowest(s & ~p))
-
-
-@njit(_nrt=False)
 def _options(obs, kind, legal, first, cands):
     """The options tried: `first` (the heuristic's answer) first; leads: every single, then in podkidnoy every whole
     rank held twice or more, in simple durak every pair (the two lowest of a rank) with any one card and every two
     pairs with any one card; covers / throw-ins: take / pass and every legal card."""
-    nc = _add(cands, 0, first)
+    nc = add_option(cands, 0, first)
     if kind == K_ATTACK:
         hand = obs[O_HAND]
         m = hand
@@ -82,19 +62,19 @@ def _options(obs, kind, legal, first, cands):
             c = lowest(m)
             m &= m - 1
             if attack_ok(obs, hand, np.int64(1) << c):
-                nc = _add(cands, nc, np.int64(1) << c)
+                nc = add_option(cands, nc, np.int64(1) << c)
         if obs[O_RULES + R_MODE] != MODE_PROSTOY:
             for r in range(9):
                 s = hand & RANK_MASKS[r]
                 if popcount(s) >= 2 and attack_ok(obs, hand, s):
-                    nc = _add(cands, nc, s)
+                    nc = add_option(cands, nc, s)
             return nc
         for r in range(9):
-            p = _pair(hand, r)
+            p = lowest_pair(hand, r)
             if p == 0:
                 continue
             for r2 in range(r, 9):
-                q = np.int64(0) if r2 == r else _pair(hand, r2)
+                q = np.int64(0) if r2 == r else lowest_pair(hand, r2)
                 if r2 != r and q == 0:
                     continue
                 rest = hand & ~p & ~q
@@ -103,14 +83,9 @@ def _options(obs, kind, legal, first, cands):
                     rest &= rest - 1
                     a = p | q | (np.int64(1) << c)
                     if attack_ok(obs, hand, a):
-                        nc = _add(cands, nc, a)
+                        nc = add_option(cands, nc, a)
         return nc
-    nc = _add(cands, nc, np.int64(NO_CARD))
-    m = legal
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        nc = _add(cands, nc, np.int64(c))
+    nc = take_or_cover(cands, nc, legal)
     return nc
 
 

@@ -6,7 +6,7 @@ They differ only in the defaults of the same three knobs, so each file names its
 """
 from numba import njit
 
-from strategies._lib import BASE, DUMP_HAND, DUMP_TALON, SETS_EARLY, h_attack, put_params
+from strategies._lib import BASE, DUMP_HAND, DUMP_TALON, SETS_EARLY, attack_with
 
 WHOLE_PARAMS = ("sets_from_start", "sets_when_talon_at_most", "sets_when_hand_at_least")
 
@@ -28,10 +28,5 @@ _PK = ((0, SETS_EARLY), (1, DUMP_TALON), (2, DUMP_HAND))
 
 
 @njit(_nrt=False)
-def _k(p):
-    return put_params(BASE, p, _PK)
-
-
-@njit(_nrt=False)
 def attack(obs, legal, params, rng):
-    return h_attack(obs, _k(params))
+    return attack_with(obs, BASE, params, _PK)

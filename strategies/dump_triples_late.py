@@ -14,7 +14,7 @@ Sweep both thresholds, e.g.
 """
 from numba import njit
 
-from strategies._lib import BASE, DUMP_HAND, DUMP_TALON, h_attack, put_params
+from strategies._lib import BASE, DUMP_HAND, DUMP_TALON, attack_with
 
 NAME = "dump-triples-late"
 DESCRIPTION = "Simple durak: singles, but the largest set once the talon is low or the hand is big."
@@ -34,10 +34,5 @@ _PK = ((0, DUMP_TALON), (1, DUMP_HAND))
 
 
 @njit(_nrt=False)
-def _k(p):
-    return put_params(BASE, p, _PK)
-
-
-@njit(_nrt=False)
 def attack(obs, legal, params, rng):
-    return h_attack(obs, _k(params))
+    return attack_with(obs, BASE, params, _PK)

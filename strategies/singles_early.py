@@ -15,7 +15,7 @@ Sweep: ``durak run --rules prostoy_5 --strategy singles-early:talon_above=T --st
 """
 from numba import njit
 
-from strategies._lib import BASE, DUMP_TALON, h_attack, put_params
+from strategies._lib import BASE, DUMP_TALON, attack_with
 
 NAME = "singles-early"
 DESCRIPTION = "Simple durak: single-card leads while the talon is large, largest sets after."
@@ -33,10 +33,5 @@ _PK = ((0, DUMP_TALON),)
 
 
 @njit(_nrt=False)
-def _k(p):
-    return put_params(BASE, p, _PK)
-
-
-@njit(_nrt=False)
 def attack(obs, legal, params, rng):
-    return h_attack(obs, _k(params))
+    return attack_with(obs, BASE, params, _PK)

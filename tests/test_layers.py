@@ -97,6 +97,27 @@ def test_leaves_import_nothing_of_the_project():
     assert {m: sorted(GRAPH[m]) for m in LEAVES if GRAPH[m]} == {}
 
 
+# what only the API builds: the command line parses options, calls sim.api and prints, so a notebook gets
+# the same experiment as the command
+BUILT_BY_THE_API = ("sim.experiments.experiment", "sim.experiments.compare", "sim.experiments.tournament",
+                    "sim.experiments.settle", "sim.experiments.play", "sim.experiments.paired", "sim.referee.narrate",
+                    "sim.referee.at_error")
+
+
+def _cli_builds_itself(graph: dict) -> list[str]:
+    return sorted(set(graph["sim.cli"]) & set(BUILT_BY_THE_API))
+
+
+def test_the_cli_calls_the_api():
+    assert "sim.api" in GRAPH["sim.cli"]
+    assert _cli_builds_itself(GRAPH) == [], "the CLI builds these itself instead of calling sim.api"
+
+
+def test_the_cli_check_catches_a_direct_build():
+    graph = {**GRAPH, "sim.cli": GRAPH["sim.cli"] | {"sim.experiments.compare"}}
+    assert _cli_builds_itself(graph) == ["sim.experiments.compare"]
+
+
 def _cycle(graph: dict) -> list[str] | None:
     """One import cycle (as a path that returns to its start), or None."""
     state = {}

@@ -433,16 +433,7 @@ def _end_bout(rv, ws, rec, taking):
                 if (drew_teams >> ws[O_TEAM + s]) & 1:
                     rec[F_OUTCOME + s] = OUT_DREW
         else:
-            lt = lowest(team_left)
-            rec[F_LOSING_TEAM] = lt
-            for s in range(n):
-                if ws[O_TEAM + s] == lt:
-                    rec[F_OUTCOME + s] = OUT_FOOL
-                    if not (out >> s) & 1:
-                        rec[F_PLACE + s] = n
-                        rec[F_FOOL_CARDS] += popcount(ws[S_HANDS + s]) + popcount(ws[S_HANDS2 + s])
-                        if rec[F_FOOL] < 0:
-                            rec[F_FOOL] = s
+            _mark_fools(ws, rec, lowest(team_left), out, n)
         _over(ws)
         return
     ws[S_N_OUT] = popcount(out)
@@ -536,6 +527,21 @@ def _table_away2(ws, dfn, rec, taking):
 
 
 @njit(cache=True, _nrt=False)
+def _mark_fools(ws, rec, lt, out, n):
+    """Team lt lost: each of its seats is a fool; those still in take the last place, and the first of them
+    clockwise from seat 0 is the record's fool, the cards they hold its fool's cards."""
+    rec[F_LOSING_TEAM] = lt
+    for s in range(n):
+        if ws[O_TEAM + s] == lt:
+            rec[F_OUTCOME + s] = OUT_FOOL
+            if not (out >> s) & 1:
+                rec[F_PLACE + s] = n
+                rec[F_FOOL_CARDS] += popcount(ws[S_HANDS + s]) + popcount(ws[S_HANDS2 + s])
+                if rec[F_FOOL] < 0:
+                    rec[F_FOOL] = s
+
+
+@njit(cache=True, _nrt=False)
 def _big_loss(rv, ws, rec, s):
     """RUL-82: seat s holds big_durak_loss_at cards or more after taking: the deal ends at once, his side
     loses (he is its fool); everybody else still in escapes, sharing the next place; nobody draws."""
@@ -545,16 +551,9 @@ def _big_loss(rv, ws, rec, s):
     out = ws[O_OUT]
     n_out = ws[S_N_OUT]
     lt = ws[O_TEAM + s]
-    rec[F_LOSING_TEAM] = lt
+    _mark_fools(ws, rec, lt, out, n)
     for t in range(n):
-        if ws[O_TEAM + t] == lt:
-            rec[F_OUTCOME + t] = OUT_FOOL
-            if not (out >> t) & 1:
-                rec[F_PLACE + t] = n
-                rec[F_FOOL_CARDS] += ws[O_HAND_SIZE + t]
-                if rec[F_FOOL] < 0:
-                    rec[F_FOOL] = t
-        elif not (out >> t) & 1:
+        if ws[O_TEAM + t] != lt and not (out >> t) & 1:
             rec[F_PLACE + t] = n_out + 1
     _over(ws)
 
@@ -566,6 +565,18 @@ def _count_in(c0, c1, ov, m):
     c0 ^= m
     ov |= c1 & carry
     c1 ^= carry
+    return c0, c1, ov
+
+
+@njit(cache=True, _nrt=False)
+def _count_table(c0, c1, ov, a):
+    """_count_in for every card on the table, attacks and covers (a: the workspace or an observation, which
+    share the table's indices)."""
+    for i in range(a[O_NTABLE]):
+        for side in range(2):
+            c = a[O_TABLE_ATT + i] if side == 0 else a[O_TABLE_COV + i]
+            if c >= 0:
+                c0, c1, ov = _count_in(c0, c1, ov, ONE << c)
     return c0, c1, ov
 
 
@@ -601,9 +612,5 @@ def conserved2(ws, n):
         return False
     c0, c1, ov = _count_in(c0, c1, ov, t1)
     c0, c1, ov = _count_in(c0, c1, ov, t2)
-    for i in range(ws[O_NTABLE]):
-        for side in range(2):
-            c = ws[O_TABLE_ATT + i] if side == 0 else ws[O_TABLE_COV + i]
-            if c >= 0:
-                c0, c1, ov = _count_in(c0, c1, ov, ONE << c)
+    c0, c1, ov = _count_table(c0, c1, ov, ws)
     return ov == 0 and c0 == 0 and c1 == FULL

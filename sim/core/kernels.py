@@ -65,7 +65,7 @@ from sim.core.rules import R_POKER, R_POKER_EVERY, R_POKER_EXACT
 
 from sim.core import chain
 from sim.core.bout import (
-    _ask, _count_in, _credit_pogon, _end_bout, _end_throw_bout, _gain2, _next_active, _open_bout, _over,
+    _ask, _count_in, _count_table, _credit_pogon, _end_bout, _end_throw_bout, _gain2, _next_active, _open_bout, _over,
     _play_out, _refill, _set_hand, _set_hand2, _to_discard, emit, next_opponent, talon_from)
 
 ONE = np.int64(1)
@@ -1200,11 +1200,7 @@ def _sample_hidden2(obs, rng, ws):
     ov = np.int64(0)
     for m in (obs[O_HAND], obs[O_HAND2], obs[O_DISCARD], obs[O_DISCARD2]):
         c0, c1, ov = _count_in(c0, c1, ov, m)
-    for i in range(obs[O_NTABLE]):
-        for side in range(2):
-            c = obs[O_TABLE_ATT + i] if side == 0 else obs[O_TABLE_COV + i]
-            if c >= 0:
-                c0, c1, ov = _count_in(c0, c1, ov, ONE << c)
+    c0, c1, ov = _count_table(c0, c1, ov, obs)
     trump_in = obs[O_TRUMP_IN_TALON] != 0
     tc = obs[O_TRUMP_CARD]
     if trump_in:

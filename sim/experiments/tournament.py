@@ -8,8 +8,10 @@ parametric bootstrap of the pairwise results.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -123,6 +125,19 @@ class Tournament:
                          f"{r['draws']:,} | {100 * r['score']:.2f}% [{100 * r['score_lo']:.2f}, "
                          f"{100 * r['score_hi']:.2f}] |")
         return "\n".join(lines) + "\n"
+
+    def write_outputs(self, folder) -> Path:
+        """report.md, pairs.parquet, heatmap.png and metadata.json in `folder` (made if missing)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "report.md").write_text(self.markdown())
+        self.head_to_head().to_parquet(folder / "pairs.parquet", index=False)
+        self.heatmap(folder / "heatmap.png")
+        (folder / "metadata.json").write_text(json.dumps(
+            {"family": self.rules.family, "players": self.rules.num_players, "toggles": self.rules.toggles,
+             "strategies": list(self.strategies), "games_per_pair": self.games, "seed": self.seed}, indent=1,
+            default=str))
+        return folder
 
     def heatmap(self, path=None):
         import matplotlib.pyplot as plt
