@@ -1,3 +1,19 @@
+"""Suite-wide set-up: every line-up of library strategies that costs little to compile plays on one shared
+engine (sim.core.dispatch.shared_engine), so a cold run of the suite compiles it once instead of once per
+line-up. Set here at import, before any engine is built, so that workers and the CLI's subprocesses inherit it."""
+import os
+from pathlib import Path
+
+import pytest
+
+from sim.core import dispatch
+
+# the library strategies but the search players and the learned one, whose engines cost minutes of their own
+SHARED = sorted(n for n, p in dispatch.discover().items()
+                if Path(p).parent == dispatch.BUILTIN_DIR and n not in ("search", "rollout", "learned"))
+os.environ.setdefault(dispatch.SHARED_ENV, ",".join(SHARED))
+
+
 import pytest
 
 

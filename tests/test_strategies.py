@@ -1,8 +1,7 @@
 """The strategy library (strategies/*.py): legal play, referee replay, strength, parameters, the CLI.
 
-All line-ups here are served by ONE compiled engine holding every strategy: dispatch compiles one
-engine per set of strategy names, so the `engine_all` fixture makes every Runner ask for the full
-set (about a minute to compile the first time, then loaded from the cache).
+The quick strategies' line-ups are served by the suite's shared engine (conftest: one compile for them
+all); the `engine_all` fixture widens it to every strategy for the slow tier's checks.
 """
 import json
 
@@ -53,29 +52,21 @@ HEAVY = ("search", "rollout", "learned")
 QUICK_NAMES = [n for n in ALL_NAMES if n not in HEAVY]
 
 
-def _one_engine(names):
-    """Every Runner built while the fixture is active uses the one engine holding `names`."""
-    orig = dispatch.engine_for
-
-    def engine_for(line_up, paths=()):
-        return orig(list(line_up) + list(names), paths)
-    dispatch.engine_for = engine_for
-    engine_for(names)
-    return orig
-
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def engine_all():
-    orig = _one_engine(ALL_NAMES)
+    """Every line-up of this module plays on one engine holding every strategy (the suite's shared engine,
+    conftest, holds the quick ones only)."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv(dispatch.SHARED_ENV, ",".join(ALL_NAMES))
     yield ALL_NAMES
-    dispatch.engine_for = orig
+    mp.undo()
 
 
 @pytest.fixture(scope="module")
 def engine_quick():
-    orig = _one_engine(QUICK_NAMES)
-    yield QUICK_NAMES
-    dispatch.engine_for = orig
+    """The quick strategies play on the suite's shared engine (conftest): one compile for them all."""
+    assert dispatch.shared_engine() >= set(QUICK_NAMES)
+    return QUICK_NAMES
 
 
 def test_every_strategy_declares_name_description_families_params():

@@ -11,6 +11,8 @@ of every source it depends on, so an edited strategy or core can never reuse a s
 """
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import importlib
 import importlib.util
@@ -239,12 +241,39 @@ def mark_compiled(mod: ModuleType):
     m.touch()
 
 
+SHARED_ENV = "DURAK_SHARED_ENGINE"
+
+
+def shared_engine() -> set[str]:
+    """The strategies of $DURAK_SHARED_ENGINE (comma-separated): every line-up made only of them plays on
+    one engine that holds them all, so a batch of line-ups (the test suite sets it) compiles once."""
+    return {n.strip() for n in os.environ.get(SHARED_ENV, "").split(",") if n.strip()}
+
+
+@contextlib.contextmanager
+def compile_lock(mod: ModuleType):
+    """Held while an engine compiles, so that two processes wanting the same engine compile it once: the
+    second waits, then loads it from numba's cache."""
+    lock = _compiled_marker(mod).with_suffix(".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with open(lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 def engine_for(names, paths=()) -> tuple[ModuleType, list[str]]:
     """The compiled engine module for a line-up and the strategy order its ids follow."""
     # only the line-up's strategies (and the baseline pair) go into an engine: compiling the whole
     # library for a greedy-vs-greedy run cost a minute. Tournaments and comparisons pass every
     # strategy they use at once (Runner(also=...)), so their line-ups share one engine.
-    key = (tuple(sorted(set(names) | set(ALWAYS))), tuple(str(p) for p in paths))
+    wanted = set(names) | set(ALWAYS)
+    shared = shared_engine()
+    if wanted <= shared:  # a line-up of the shared set plays on the one engine that holds them all
+        wanted = shared
+    key = (tuple(sorted(wanted)), tuple(str(p) for p in paths))
     if key in _ENGINES:
         return _ENGINES[key], list(key[0])
     infos = [info(n, paths) for n in key[0]]

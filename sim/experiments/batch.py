@@ -317,6 +317,7 @@ class Runner:
         self.paths = tuple(str(p) for p in paths)
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths)
         self.rv = rules.vector()
+        self._warm = False  # play_batch compiled or loaded (warm)
         self.sids = np.zeros(6, dtype=np.int64)
         # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
         self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
@@ -327,15 +328,20 @@ class Runner:
 
     def warm(self, notice=None):
         """Compile the engine, or load it from the cache, before timing anything. `notice(text)` is a
-        context manager shown while compiling (the first use of a line-up; cached afterwards)."""
-        if notice is None or dispatch.is_compiled(self.engine):
-            self.play_raw(0, 0, 1)
-        else:
-            names = ", ".join(sorted({s.name for s in self.seats}))
-            with notice(f"compiling the engine for {names} (first use of this line-up or of an edited "
-                        f"strategy; cached afterwards)"):
-                self.play_raw(0, 0, 1)
-        dispatch.mark_compiled(self.engine)
+        context manager shown while compiling (the first use of a line-up; cached afterwards). Another
+        process compiling the same engine is waited for rather than repeated."""
+        if dispatch.is_compiled(self.engine):
+            self._play_raw(0, 0, 1)
+            return
+        with dispatch.compile_lock(self.engine):
+            if notice is None or dispatch.is_compiled(self.engine):
+                self._play_raw(0, 0, 1)
+            else:
+                names = ", ".join(sorted({s.name for s in self.seats}))
+                with notice(f"compiling the engine for {names} (first use of this line-up or of an edited "
+                            f"strategy; cached afterwards)"):
+                    self._play_raw(0, 0, 1)
+            dispatch.mark_compiled(self.engine)
 
     @staticmethod
     def _state():
@@ -396,6 +402,18 @@ class Runner:
         return "the engine does not compile: " + _first_reason(msg)
 
     def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
+        """The raw records of series series0.. of a seed. The first call compiles the engine (or loads
+        it) under dispatch's lock, so that processes and threads wanting it at once compile it once."""
+        if self._warm or dispatch.is_compiled(self.engine):
+            self._warm = True
+            return self._play_raw(seed, series0, n_series, deals)
+        with dispatch.compile_lock(self.engine):
+            raw = self._play_raw(seed, series0, n_series, deals)
+            dispatch.mark_compiled(self.engine)
+        self._warm = True
+        return raw
+
+    def _play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
         raw = np.zeros((n_series * deals, E.F_SIZE), dtype=np.int64)
         ws, obs = self._state()
         self._call(self.engine.play_batch, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
