@@ -19,21 +19,22 @@ import pandas as pd
 from sim.core import engine as E
 from sim.core import rules as R
 from sim.experiments import batch
+from sim.experiments import compare as _compare
+from sim.experiments import settle as _settle
 from sim.experiments.batch import ExperimentError, IllegalMoveError, LineupError
-from sim.experiments.compare import (Arm, Comparison, default_metric, default_panel, panel_verdict,
-                                     plot_comparison, run_panel)
+from sim.experiments.compare import Arm, Comparison, default_metric, default_panel, panel_verdict, plot_comparison
 from sim.experiments.experiment import Experiment, percent_view, resume
 from sim.experiments.experiment import experiment as _experiment
 from sim.experiments.paired import rotate
 from sim.experiments.report import markdown, plot_lengths, plot_rates, text
-from sim.experiments.settle import RESULTS, questions, settle, write_index
+from sim.experiments.settle import questions, write_index
 from sim.experiments.tournament import Tournament
 
-__all__ = ["Arm", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError", "RESULTS",
+__all__ = ["Arm", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError",
            "Tournament", "arms", "compare", "comparison", "default_metric", "default_panel", "experiment",
            "first_error", "hint", "judge", "markdown", "panel", "panel_verdict", "percent_view", "play",
            "plot_comparison", "plot_lengths", "plot_rates", "questions", "replay", "resume", "rules_table", "run",
-           "settle", "tell", "text", "tournament", "traces", "write_index"]
+           "settle", "tell", "text", "tournament", "traces", "tracked_results", "write_index"]
 
 
 def _label(toggles: dict | None) -> str:
@@ -88,7 +89,7 @@ def panel(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b:
     names = [x for s in strategies for x in (default_panel() if s == "default" else [s])]
     ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
     la, lb = labels or (_label(a) or a_family or "A", _label(b) or b_family or "B")
-    return run_panel(ra, rb, la, lb, names, seed, games, paths=tuple(paths), progress=progress, **kw)
+    return _compare.run_panel(ra, rb, la, lb, names, seed, games, paths=tuple(paths), progress=progress, **kw)
 
 
 def tournament(family: str, strategies, players: int = 2, toggles: dict | None = None, games: int = 20_000,
@@ -145,6 +146,19 @@ def first_error(family: str = "podkidnoy", players: int = 2, toggles: dict | Non
             where = AE.at_error(found[bad[0]], raw[bad[0]], [s.label for s in lineup])
             return {"lines": AE.describe(where), "document": AE.judge_document(where), "rotation": r}
     return None
+
+
+def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None = None, root=None,
+           panel: list[str] | None = None, paths=()):
+    """Regenerate a settled question into `root` (default: the repository's tracked results/, with its
+    index): the folder it wrote."""
+    return _settle.settle(name, scale=scale, seed=seed, threads=threads, root=tracked_results() if root is None
+                          else root, panel=panel, paths=paths)
+
+
+def tracked_results():
+    """The repository's results/ folder, which `settle --write-results` writes."""
+    return _settle.RESULTS
 
 
 def judge(document: dict) -> dict:

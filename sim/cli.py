@@ -599,7 +599,7 @@ def settle(name, scale, seed, threads, out, write_results, panel, paths):
             raise click.BadParameter(f"unknown strategy {p!r}; choose from: {', '.join(dispatch.discover())}",
                                      param_hint="'--panel'")
     if write_results:
-        root = api.RESULTS
+        root = api.tracked_results()
     else:
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         root = out or Path.cwd() / "results" / "runs" / f"{stamp}-settle"

@@ -5,13 +5,14 @@ import itertools
 
 import numpy as np
 import pytest
+from numba import njit
 
 from sim.referee.trace import to_core
 from sim.core import dispatch
 from sim.core.lib import O_N, O_RULES, O_SIZE
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL
 from strategies import _knobs, _lib, _set_leads
-from strategies._lib import BASE, KNOB_NAMES, NK, knobs
+from strategies._lib import BASE, KNOB_NAMES, NK, knobs, put_params
 
 # strategy -> (its table: knobs changed from BASE, parameter name -> the knob it sets)
 SIMPLE = {
@@ -31,6 +32,17 @@ SIMPLE = {
 }
 SET_LEADS = dict(sets_from_start="SETS_EARLY", sets_when_talon_at_most="DUMP_TALON",
                  sets_when_hand_at_least="DUMP_HAND")
+
+
+@njit
+def _put(base, p, pairs):
+    return put_params(base, p, pairs)
+
+
+def _table_of(mod):
+    """A strategy's knob table for a parameter vector: its `_k`, or for a strategy whose only decision is a lead
+    (attack_with), greedy's table with its parameters put in by its `_PK`."""
+    return getattr(mod, "_k", None) or (lambda p: _put(BASE, p, mod._PK))
 
 
 def _module(name):
@@ -63,7 +75,7 @@ def _same(got, want):
 def test_table_plus_params(name):
     mod = _module(name)
     table, to_knob = SIMPLE.get(name, ({}, SET_LEADS))
-    k = _set_leads._k if name not in SIMPLE else mod._k
+    k = _table_of(_set_leads if name not in SIMPLE else mod)
     assert list(to_knob) == [n for n in mod.PARAMS if n in to_knob]
     for values in _vectors(mod.PARAMS):
         named = dict(zip(mod.PARAMS, values))
