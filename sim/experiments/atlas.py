@@ -200,8 +200,8 @@ def questions(players=PLAYERS, families=R.FAMILIES, only=None) -> tuple[list[tup
                 va = ra.vector()
                 if np.array_equal(va, rb.vector()):
                     skipped.append({"rule": name, "value": value, "family": fam, "players": n,
-                                    "why": "the engine plays the default rules (it matters only with another "
-                                           "toggle on)"})
+                                    "why": "the engine plays the default rules (another name for the default, "
+                                           "or a setting that matters only with another toggle on)"})
                     continue
                 key = (fam, n, va.tobytes())
                 if key in seen:

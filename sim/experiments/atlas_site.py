@@ -58,14 +58,16 @@ def effect_text(r) -> str:
 
 
 def with_aliases(df: pd.DataFrame, skipped: list[dict]) -> pd.DataFrame:
-    """Rows for the variants that are exactly one toggle: the toggle's numbers under the variant's name."""
+    """Rows for the settings the engine plays exactly as another row (a variant that is one toggle; teams=2v2
+    at 4 players, which is pairs_if_even there): that row's numbers under their own name."""
     extra = []
     for s in skipped:
-        if "same_as" not in s or s["rule"] != "variant":
+        if "same_as" not in s:
             continue
         src = df[(df["rule_key"] == s["same_as"]) & (df["family"] == s["family"]) & (df["players"] == s["players"])]
+        key = s["value"] if s["rule"] == "variant" else f"{s['rule']}={s['value']}"
         if len(src):
-            extra.append(src.assign(rule="variant", value=s["value"], rule_key=s["value"], same_as=s["same_as"]))
+            extra.append(src.assign(rule=s["rule"], value=s["value"], rule_key=key, same_as=s["same_as"]))
     out = pd.concat([df.assign(same_as="")] + extra, ignore_index=True) if extra else df.assign(same_as="")
     return out
 
