@@ -209,3 +209,23 @@ def test_the_cli_says_the_cost_before_it_starts(tmp_path):
     assert not (tmp_path / "a" / "cells").exists()
     res = CliRunner().invoke(main, ["atlas", "--out", str(tmp_path / "b"), "--scale", "nope", "--estimate"])
     assert res.exit_code != 0 and "--scale must be" in res.output
+
+
+@pytest.mark.slow
+def test_dask_gives_the_numbers_threads_give(tmp_path):
+    """The same atlas on a local Dask cluster of two worker processes and on threads: the same cells, bit for
+    bit (every task's sums are whole numbers, merged in any order)."""
+    from sim.experiments import backends
+    kw = dict(scale=QUICK, panel=("greedy",), players=(2, 3), families=("podkidnoy",),
+              rules=("no_trump", "trump_six_exchange", "pogony_scoring"))
+    threads = A.Atlas(tmp_path / "threads", threads=2, **kw).run()
+    backend = backends.DaskBackend(workers=2)
+    try:
+        with backends.use(backend):
+            dask = A.Atlas(tmp_path / "dask", **kw).run()
+    finally:
+        backend.close()
+    for c in threads.cells:
+        t, d = (json.loads(x.cell_path(c).read_text()) for x in (threads, dask))
+        assert (t["sums"], t["summary"], t["deals"], t["stopped"]) == (d["sums"], d["summary"], d["deals"],
+                                                                       d["stopped"]), c.id

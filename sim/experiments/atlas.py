@@ -324,7 +324,7 @@ class Atlas:
         n = 4 if 4 in self.players else self.players[0]
         rules = R.resolve(fam, n)
         for lv in self.panel:
-            runner = batch.Runner(rules, batch.make_lineup(rules, [lv]))
+            runner = batch.Runner(rules, batch.make_lineup(rules, [lv]), also=self.panel)
             runner.play_raw(0, 0, 1)  # compile or load first
             t0 = time.perf_counter()
             runner.play_raw(0, 0, deals)
@@ -389,7 +389,8 @@ class Atlas:
         for c in todo:
             ra, rb = R.resolve(c.family, c.players, c.toggles), R.resolve(c.family, c.players)
             sa, sb = batch.make_lineup(ra, [c.level]), batch.make_lineup(rb, [c.level])
-            lineups[c] = (tasks.lineup(ra, sa, (), [c.level]), tasks.lineup(rb, sb, (), [c.level]))
+            # one engine holds the whole panel: one compile serves every level
+            lineups[c] = (tasks.lineup(ra, sa, (), self.panel), tasks.lineup(rb, sb, (), self.panel))
         warm = {c.level: lineups[c][1] for c in todo}
         pool.warm(tasks.warm, list(warm.values()))
         if progress:
