@@ -40,7 +40,7 @@ from sim.experiments import backends, batch, tasks
 from sim.experiments.batch import ExperimentError
 from sim.experiments.compare import default_panel
 from sim.experiments.experiment import git_commit
-from sim.experiments.paired import PairedSums, metric_names
+from sim.experiments.paired import PairedSums, metric_names, rotate
 
 FORMAT = "durak-sim atlas 1"
 PLAYERS = (2, 3, 4, 6)
@@ -56,6 +56,8 @@ METRICS = {
     "fool_cards": ("cards left in the fool's hand", "cards", 1),
     "six_holder_fool": ("the player dealt the trump six is the fool", "points", 100),
     "ace_holder_fool": ("the player dealt the trump ace is the fool", "points", 100),
+    # the skill row: one player of the strongest level among the weakest (role 0 of that line-up)
+    "fool_role0": ("the one strong player among weak ones is the fool", "points", 100),
 }
 RATE_METRICS = tuple(k for k, (_, u, _) in METRICS.items() if u == "points")
 BASE_METRICS = ("first_attacker_fool", "first_defender_fool", "draw", "bouts", "fool_cards")
@@ -64,8 +66,16 @@ SUBJECT = {"trump_six_exchange": ("six_holder_fool",), "trump_six_exchange_timin
            "trump_six_beats_trump_ace": ("six_holder_fool", "ace_holder_fool")}
 
 
-def cell_metrics(rule: str) -> tuple:
-    return BASE_METRICS + SUBJECT.get(rule, ())
+MIXED = "-among-"  # a level "expert-among-greedy": one expert, every other seat greedy, rotated through the seats
+
+
+def cell_metrics(rule: str, level: str = "") -> tuple:
+    return BASE_METRICS + SUBJECT.get(rule, ()) + (("fool_role0",) if MIXED in level else ())
+
+
+def mixed_level(panel) -> str | None:
+    """The skill level of a panel of two or more: its strongest (last) player among its weakest (first)."""
+    return f"{panel[-1]}{MIXED}{panel[0]}" if len(panel) >= 2 else None
 
 
 @dataclass(frozen=True)
@@ -130,7 +140,7 @@ class Cell:
     value: str   # the value as typed (the variant's name for a variant)
     family: str
     players: int
-    level: str   # the panel strategy that plays every seat
+    level: str   # the panel strategy that plays every seat, or "strong-among-weak" (see MIXED)
 
     @property
     def toggles(self) -> dict:
@@ -149,6 +159,17 @@ class Cell:
     def id(self) -> str:
         return f"{self.rule_key}@{self.family}-{self.players}p@{self.level}"
 
+    def specs(self) -> list[str]:
+        """The line-up: the level in every seat, or the strong player in seat 0 and the weak one elsewhere."""
+        if MIXED in self.level:
+            strong, weak = self.level.split(MIXED)
+            return [strong] + [weak] * (self.players - 1)
+        return [self.level]
+
+    def rotations(self) -> int:
+        """A mixed line-up plays every deal once per seat of the strong player; a uniform one once."""
+        return self.players if MIXED in self.level else 1
+
     def file_name(self) -> str:
         safe = "".join(ch if ch.isalnum() or ch in "-_=." else "_" for ch in self.id.replace("@", "__"))
         return safe + ".json"
@@ -160,8 +181,9 @@ class Cell:
         return int(hashlib.sha256(text.encode()).hexdigest()[:15], 16)
 
     def reproduce(self, master: int, deals: int) -> str:
+        specs = " ".join(f"--strategy {s}" for s in (self.specs() if MIXED in self.level else [self.level]))
         return (f"durak compare --rules {self.family} --players {self.players} --a {self.rule}={self.value} "
-                f"--strategy {self.level} --games {deals} --seed {self.seed(master)}")
+                f"{specs} --games {deals} --seed {self.seed(master)}")
 
 
 def _played_values(t: R.Toggle) -> tuple:
@@ -282,6 +304,7 @@ class Atlas:
     families: tuple = R.FAMILIES
     rules: tuple = ()  # only these toggles / variants (empty: all)
     threads: int | None = None
+    skill: bool = True  # add the mixed level (the panel's strongest among its weakest) when the panel has two
     plan: Plan = field(init=False)
     cells: list = field(init=False)
     skipped: list = field(init=False)
@@ -299,13 +322,15 @@ class Atlas:
         if bad:
             raise AtlasError(f"unknown rules preset {bad[0]!r}; choose from {', '.join(R.FAMILIES)}")
         found, self.skipped = questions(self.players, self.families, self.rules or None)
-        self.cells = [Cell(n, v, f, p, lv) for (n, v, f, p) in found for lv in self.panel]
+        self.levels = self.panel + ((mixed_level(self.panel),) if self.skill and len(self.panel) >= 2 else ())
+        self.cells = [Cell(n, v, f, p, lv) for (n, v, f, p) in found for lv in self.levels]
         if not self.cells:
             raise AtlasError("no rule applies to these families and player counts")
 
     # -- plan and cost
     def config(self) -> dict:
         return {"format": FORMAT, "plan": asdict(self.plan), "seed": self.seed, "panel": list(self.panel),
+                "levels": list(self.levels),
                 "players": list(self.players), "families": list(self.families), "rules": list(self.rules),
                 "alpha": ALPHA, "sequential": "O'Brien-Fleming-type alpha spending (Lan-DeMets), Bonferroni over "
                 "looks and over each cell's metrics; repeated confidence intervals"}
@@ -329,6 +354,9 @@ class Atlas:
             t0 = time.perf_counter()
             runner.play_raw(0, 0, deals)
             rates[lv] = deals / max(time.perf_counter() - t0, 1e-6)
+        for lv in self.levels[len(self.panel):]:  # a mixed line-up: about its players' average cost
+            strong, weak = lv.split(MIXED)
+            rates[lv] = 1 / ((1 / rates[strong] + (n - 1) / rates[weak]) / n)
         return rates
 
     def estimate(self, rates: dict | None = None) -> dict:
@@ -362,20 +390,23 @@ class Atlas:
         key = (c.family, c.players, c.level)
         if key not in names_of:
             rules = R.resolve(c.family, c.players)
-            names_of[key] = metric_names(batch.make_lineup(rules, [c.level]), c.players)
+            names_of[key] = metric_names(batch.make_lineup(rules, c.specs()), c.players)
         names = names_of[key]
-        metrics = cell_metrics(c.rule)
+        metrics = cell_metrics(c.rule, c.level)
         bounds = boundaries(self.plan.looks, ALPHA / len(metrics))
         return _State(c, c.seed(self.seed), names, metrics, bounds, PairedSums(len(names)))
 
-    def _chunks(self, st: _State, lineups: tuple):
-        sched = self.plan.schedule()
+    def _chunks(self, st: _State, lineups: list):
+        """The next look's tasks: series [s0, s1) of every rotation (deals per rotation: the look's deals over
+        the rotations, rounded up, so a mixed cell plays whole rotations as `durak compare` does)."""
+        k = len(lineups)
+        sched = [-(-x // k) for x in self.plan.schedule()]
         s0 = sched[st.look - 1] if st.look else 0
         s1 = sched[st.look]
         out = []
         for a in range(s0, s1, self.plan.chunk):
-            out.append(tasks.PairedChunk(lineups[0], lineups[1], 0, st.seed, st.seed, a,
-                                         min(self.plan.chunk, s1 - a)))
+            for r, (la, lb) in enumerate(lineups):
+                out.append(tasks.PairedChunk(la, lb, r, st.seed, st.seed, a, min(self.plan.chunk, s1 - a)))
         return out
 
     def run(self, progress=None) -> "Atlas":
@@ -388,10 +419,13 @@ class Atlas:
         lineups = {}
         for c in todo:
             ra, rb = R.resolve(c.family, c.players, c.toggles), R.resolve(c.family, c.players)
-            sa, sb = batch.make_lineup(ra, [c.level]), batch.make_lineup(rb, [c.level])
-            # one engine holds the whole panel: one compile serves every level
-            lineups[c] = (tasks.lineup(ra, sa, (), self.panel), tasks.lineup(rb, sb, (), self.panel))
-        warm = {c.level: lineups[c][1] for c in todo}
+            sa, sb = batch.make_lineup(ra, c.specs()), batch.make_lineup(rb, c.specs())
+            # one engine holds the whole panel: one compile serves every level; rotation r seats role k at
+            # seat (k + r) % n in both arms
+            lineups[c] = [(tasks.lineup(ra, rotate(sa, r), (), self.panel), tasks.lineup(rb, rotate(sb, r), (),
+                                                                                       self.panel))
+                          for r in range(c.rotations())]
+        warm = {c.level: lineups[c][0][1] for c in todo}
         pool.warm(tasks.warm, list(warm.values()))
         if progress:
             progress(len(self.cells) - len(todo), len(self.cells), 0)

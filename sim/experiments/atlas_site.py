@@ -28,7 +28,16 @@ CLIP = {"points": 6.0, "bouts": 3.0, "cards": 2.0}  # colour saturates at these 
 GREY = "#d9d9d9"
 SHORT = {"first_attacker_fool": "first attacker the fool", "first_defender_fool": "first defender the fool",
          "draw": "draws", "bouts": "game length", "fool_cards": "fool's cards left",
-         "six_holder_fool": "trump-six holder the fool", "ace_holder_fool": "trump-ace holder the fool"}
+         "six_holder_fool": "trump-six holder the fool", "ace_holder_fool": "trump-ace holder the fool",
+         "fool_role0": "the strong player the fool"}
+
+
+def level_name(level: str) -> str:
+    """'expert' -> 'expert'; 'expert-among-greedy' -> 'one expert among greedy'."""
+    if A.MIXED in level:
+        strong, weak = level.split(A.MIXED)
+        return f"one {strong} among {weak}"
+    return level
 
 
 def _colour(diff: float, unit: str, detectable: bool) -> str:
@@ -129,7 +138,7 @@ def one_line(sub: pd.DataFrame, key: str, metric: str) -> str:
             (f"No detectable change in {what} in any of the {n} cells; any change is within ±{widest:.2f} {unit}.")
     up, down = int((det["diff"] > 0).sum()), int((det["diff"] < 0).sum())
     big = det.loc[det["diff"].abs().idxmax()]
-    where = f"{big['family']} {big['players']} players, {big['level']} play"
+    where = f"{big['family']} {big['players']} players, {level_name(big['level'])}"
     if unit == "points":
         dirn = "more often" if up and not down else "less often" if down and not up else "more often in some, less often in others"
         head = f"Yes: with {key}, {what} {dirn}"
@@ -166,7 +175,7 @@ def small_multiples(df: pd.DataFrame, key: str, path: Path, levels: list[str]) -
                 ax.errorbar(x, y, yerr=err, fmt="none", ecolor=colours[li % 4], lw=1.2, capsize=2)
                 det = r["detectable"].to_numpy()
                 ax.scatter(x[det], y[det], color=colours[li % 4], s=18, zorder=3,
-                           label=lv if (i == 0 and j == 0) else None)
+                           label=level_name(lv) if (i == 0 and j == 0) else None)
                 ax.scatter(x[~det], y[~det], facecolor="white", edgecolor=colours[li % 4], s=18, zorder=3)
             ax.set_xticks(list(A.PLAYERS))
             ax.tick_params(labelsize=7)
@@ -229,7 +238,7 @@ def build(folder: Path, out: Path | None = None) -> Path:
         raise A.AtlasError(f"{folder} has no finished cells: run the atlas first")
     skipped = json.loads((folder / "skipped.json").read_text()) if (folder / "skipped.json").is_file() else []
     df = with_aliases(raw, skipped)
-    levels = [lv for lv in meta["panel"] if lv in set(df["level"])]
+    levels = [lv for lv in meta.get("levels", meta["panel"]) if lv in set(df["level"])]
     cols = settings_of(df)
     rules = rule_rows(df)
     for d in ("rules", "img", "assets"):
@@ -242,7 +251,7 @@ def build(folder: Path, out: Path | None = None) -> Path:
     # the index: one heatmap per level and metric, switched by a little script (the first shows without it)
     views = []
     for lv in levels:
-        for m in HEAT_METRICS:
+        for m in HEAT_METRICS + (("fool_role0",) if A.MIXED in lv else ()):
             unit = A.METRICS[m][1]
             grid = []
             for page, title, keys in rules:
@@ -262,25 +271,27 @@ def build(folder: Path, out: Path | None = None) -> Path:
                     label = k.split("=", 1)[1] if "=" in k else ""
                     grid.append({"page": page, "title": title, "label": label, "first": k == keys[0],
                                  "span": len(keys), "cells": cells})
-            views.append({"id": f"{lv}-{m}", "level": lv, "metric": m, "what": A.METRICS[m][0], "unit": unit,
+            views.append({"id": f"{lv}-{m}", "level": lv, "name": level_name(lv), "metric": m, "what": A.METRICS[m][0], "unit": unit,
                           "grid": grid, "clip": CLIP[unit]})
-    top = (df[(df["metric"].isin(HEAT_METRICS[:3])) & df["detectable"] & (df["level"] == levels[-1])]
+    uniform = [lv for lv in levels if A.MIXED not in lv]
+    best = uniform[-1] if uniform else levels[-1]  # the strongest level that plays every seat
+    top = (df[(df["metric"].isin(HEAT_METRICS[:3])) & df["detectable"] & (df["level"] == best)]
            .assign(size=lambda x: x["diff"].abs()).sort_values("size", ascending=False)
            .drop_duplicates("rule_key").head(6))
     biggest = [{"key": r["rule_key"], "page": _page_of(r["rule_key"], rules), "what": r["what"],
                 "text": f"{fmt(r['diff'], r['unit'])} points [{fmt(r['lo'], r['unit'])}, {fmt(r['hi'], r['unit'])}]",
-                "where": f"{r['family']} {r['players']}p, {r['level']}"} for r in top.to_dict("records")]
+                "where": f"{r['family']} {r['players']}p"} for r in top.to_dict("records")]
     n_cells = int(raw.drop_duplicates(["rule_key", "family", "players", "level"]).shape[0])
     stats = {"cells": n_cells, "rules": len(rules), "settings": len(cols),
              "deals": int(raw.drop_duplicates(["rule_key", "family", "players", "level"])["deals"].sum()),
              "detectable": int(raw[raw["metric"].isin(HEAT_METRICS)].groupby(
                  ["rule_key", "family", "players", "level"])["detectable"].any().sum())}
-    heatmap_png(df, levels[-1], "first_attacker_fool", out / "img" / "index-heatmap.png")
-    common = {"meta": meta, "levels": levels, "stats": stats}
+    heatmap_png(df, best, "first_attacker_fool", out / "img" / "index-heatmap.png")
+    common = {"meta": meta, "levels": levels, "names": {lv: level_name(lv) for lv in levels}, "stats": stats}
     fam_spans = [(f, sum(1 for ff, _ in cols if ff == f)) for f in dict.fromkeys(f for f, _ in cols)]
     colinfo = [{"f": f, "p": p, "sep": i == 0 or cols[i - 1][0] != f} for i, (f, p) in enumerate(cols)]
     (out / "index.html").write_text(env.get_template("index.html").render(
-        views=views, fam_spans=fam_spans, colinfo=colinfo, rules=rules, biggest=biggest, root="", **common))
+        views=views, best=best, fam_spans=fam_spans, colinfo=colinfo, rules=rules, biggest=biggest, root="", **common))
 
     # one page per rule
     for page, title, keys in rules:
@@ -298,19 +309,24 @@ def build(folder: Path, out: Path | None = None) -> Path:
                     rs = [r for r in rs if r is not None]
                     if not rs:
                         continue
-                    rows.append({"setting": f"{f} {p}p", "level": lv, "deals": rs[0]["deals"],
+                    rows.append({"setting": f"{f} {p}p", "level": level_name(lv), "deals": rs[0]["deals"],
                                  "stopped": rs[0]["stopped"], "seed": rs[0]["seed"], "reproduce": rs[0]["reproduce"],
                                  "effects": [{"text": effect_text(r), "det": r["detectable"]} for r in rs],
-                                 "metrics": [SHORT[r["metric"]] for r in rs]})
+                                 "metrics": [SHORT[r["metric"]] for r in rs], "keys": [r["metric"] for r in rs]})
             same = sorted(set(sub.loc[sub["rule_key"] == k, "same_as"]) - {""})
+            # the table's columns: every metric any of its rows has (a mixed level adds the strong player's row)
+            cols_k = [mm for mm in A.METRICS if any(mm in r["keys"] for r in rows)]
+            for r in rows:
+                by = dict(zip(r["keys"], r["effects"]))
+                r["effects"] = [by.get(mm, {"text": "", "det": False}) for mm in cols_k]
             parts.append({"key": k, "img": img, "answer": one_line(sub, k, m), "rows": rows,
-                          "metrics": rows[0]["metrics"] if rows else [], "same_as": same})
+                          "metrics": [SHORT[mm] for mm in cols_k], "same_as": same})
         (out / "rules" / f"{page}.html").write_text(env.get_template("rule.html").render(
             title=title, page=page, doc=doc_of(page), parts=parts, headline=A.METRICS[m][0], root="../",
             **common))
 
     # my table: the numbers as a script, the page answers in the browser
-    data = {"levels": levels, "families": [f for f in R.FAMILIES if f in set(df["family"])],
+    data = {"levels": levels, "names": {lv: level_name(lv) for lv in levels}, "families": [f for f in R.FAMILIES if f in set(df["family"])],
             "players": {f: sorted({p for ff, p in cols if ff == f}) for f, _ in cols},
             "metrics": {m: {"what": A.METRICS[m][0], "unit": A.METRICS[m][1], "short": SHORT[m]} for m in A.METRICS},
             "rules": [{"page": page, "title": title, "keys": keys} for page, title, keys in rules],

@@ -9,7 +9,7 @@
     var k = c[0] + "|" + c[1] + "|" + c[2] + "|" + c[3];
     (cells[k] = cells[k] || {})[c[4]] = [c[5], c[6], c[7], c[8], c[9]];
   });
-  var shown = ["first_attacker_fool", "first_defender_fool", "draw", "bouts", "fool_cards"];
+  var base = ["first_attacker_fool", "first_defender_fool", "draw", "bouts", "fool_cards"], shown = base;
   function opt(sel, values) {
     sel.innerHTML = "";
     values.forEach(function (v) { var o = document.createElement("option"); o.value = o.textContent = v; sel.appendChild(o); });
@@ -58,6 +58,7 @@
     return h + "</tbody></table>";
   }
   function answer() {
+    shown = lv.value.indexOf("-among-") > 0 ? base.concat(["fool_role0"]) : base;
     var pages = {}, mine = [], others = [];
     keysHere().forEach(function (r) { r.keys.forEach(function (k) { pages[k] = r.page; }); });
     box.querySelectorAll("input").forEach(function (i) { (i.checked ? mine : others).push(i.value); });
@@ -68,7 +69,9 @@
     if (history.replaceState) history.replaceState(null, "", q);
   }
   function players() { opt(pl, A.players[fam.value].map(String)); }
-  opt(fam, A.families); opt(lv, A.levels); lv.value = A.levels[A.levels.length - 1];
+  opt(fam, A.families); opt(lv, A.levels);
+  lv.querySelectorAll("option").forEach(function (o) { o.textContent = A.names[o.value] || o.value; });
+  lv.value = A.levels[Math.min(1, A.levels.length - 1)];
   var want = decodeURIComponent(location.hash.slice(1)).split("/");
   if (want[0] && A.families.indexOf(want[0]) >= 0) fam.value = want[0];
   players();
