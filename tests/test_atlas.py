@@ -178,7 +178,7 @@ def test_the_site_has_every_page_and_the_numbers(played, tmp_path):
     pages = sorted(p.name for p in (site / "rules").glob("*.html"))
     assert pages == ["no_trump.html", "pogony_scoring.html"]
     html = (site / "rules" / "no_trump.html").read_text()
-    assert "Yes: with no_trump=true, a draw less often" in html
+    assert "Yes: with no_trump=true, a game is drawn less often" in html
     assert "no detectable change" in (site / "rules" / "pogony_scoring.html").read_text().lower()
     for img in (site / "img").glob("*.png"):
         assert img.stat().st_size > 1000

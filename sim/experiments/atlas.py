@@ -51,7 +51,7 @@ _N = NormalDist()
 METRICS = {
     "first_attacker_fool": ("the first attacker is the fool", "points", 100),
     "first_defender_fool": ("the first defender is the fool", "points", 100),
-    "draw": ("a draw", "points", 100),
+    "draw": ("a game is drawn", "points", 100),
     "bouts": ("game length", "bouts", 1),
     "fool_cards": ("cards left in the fool's hand", "cards", 1),
     "six_holder_fool": ("the player dealt the trump six is the fool", "points", 100),

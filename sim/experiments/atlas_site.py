@@ -186,11 +186,12 @@ def small_multiples(df: pd.DataFrame, key: str, path: Path, levels: list[str]) -
             if i == len(metrics) - 1:
                 ax.set_xlabel("players", fontsize=7)
     handles, labels = axes[0][0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, labels, loc="upper right", fontsize=8, frameon=False, ncol=len(levels))
-    fig.suptitle(f"{key}: change from the family's default (95% intervals; hollow = no detectable change)",
-                 fontsize=9, x=0.01, ha="left")
-    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    if handles:  # the key above the panels; the page's heading names the rule
+        fig.legend(handles, labels, loc="upper left", fontsize=8, frameon=False, ncol=len(levels),
+                   title="hollow: no detectable change; bars: 95% intervals", title_fontsize=7,
+                   alignment="left")
+    top = 1 - 0.55 / fig.get_figheight()
+    fig.tight_layout(rect=(0, 0, 1, top))
     fig.savefig(path, dpi=90)
     plt.close(fig)
 
