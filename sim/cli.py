@@ -1051,12 +1051,20 @@ def atlas(out, scale, seed, panel, players, families, only, threads, estimate_on
     if estimate_only:
         return
     t0 = time.perf_counter()
-    prog, update = _progress(not quiet and sys.stderr.isatty())
-    if prog is None:
+    if quiet or not sys.stderr.isatty():
         a.run()
     else:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        prog = Progress(TextColumn("[bold]cells"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                        TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        task = prog.add_task("cells", total=est["cells"], rate="")
+
+        def update(done, total, deals):
+            rate = deals / max(time.perf_counter() - t0, 1e-9)
+            prog.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s" if deals else "")
         with prog:
-            a.run(progress=lambda done, total, deals: update(done, total))
+            a.run(progress=update)
     played = time.perf_counter() - t0
     index = api.atlas_site(out)
     click.echo(f"played in {played:.0f} s, site in {time.perf_counter() - t0 - played:.0f} s: {index}")
