@@ -1,5 +1,5 @@
 """The atlas site in a real browser: headless Chromium (the system's, driven by Playwright) opens the pages from
-disk, every image and script loads with no console error, the index switches views, the "my table" page answers
+disk, every image, plot and script loads with no console error, the index switches views, the "my table" page answers
 when a rule is ticked, and a screenshot of the index is saved.
 
 The site is the one in $DURAK_ATLAS_SITE (e.g. the folder `durak atlas --scale small` built), else one built here
@@ -103,6 +103,7 @@ def test_the_site_in_a_browser(site, tmp_path):
             problems = _open(page, (site / "index.html").as_uri())
             assert problems == []
             assert _all_loaded(page) == []
+            assert page.locator("table.heat td.c").count() >= 1
             shown = page.locator(".view.shown")
             assert shown.count() == 1 and "first attacker" in shown.locator("h2").inner_text()
             page.select_option("#metric", "draw")
@@ -114,7 +115,8 @@ def test_the_site_in_a_browser(site, tmp_path):
             page = browser.new_page()
             problems = _open(page, rule.as_uri())
             assert problems == []
-            assert page.locator("img").count() >= 1 and _all_loaded(page) == []
+            assert page.locator("svg.sm").count() >= 1 and _all_loaded(page) == []
+            assert page.locator("svg.sm circle").count() >= 1
             assert page.locator(".answer").first.inner_text().strip()
 
             page = browser.new_page()

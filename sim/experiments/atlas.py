@@ -87,16 +87,18 @@ class Plan:
     looks: int
     precision: float  # points
     chunk: int = 4096
+    more: tuple = ()  # (level, factor): a cheap level may play `factor` times the deals (greedy is ~100x faster)
 
-    def schedule(self) -> list[int]:
-        return [max(1, int(round(self.max_deals / 2 ** (self.looks - 1 - k)))) for k in range(self.looks)]
+    def schedule(self, level: str = "") -> list[int]:
+        top = self.max_deals * dict(self.more).get(level, 1)
+        return [max(1, int(round(top / 2 ** (self.looks - 1 - k)))) for k in range(self.looks)]
 
 
 SCALES = {
     "tiny": Plan("tiny", 400, 2, 5.0, chunk=400),
-    "small": Plan("small", 800, 3, 2.5, chunk=800),
-    "medium": Plan("medium", 8000, 4, 1.0),
-    "full": Plan("full", 40_000, 5, 0.5),
+    "small": Plan("small", 200, 2, 5.0, chunk=200),
+    "medium": Plan("medium", 2000, 3, 2.0, more=(("greedy", 4),)),
+    "full": Plan("full", 6000, 4, 1.0, more=(("greedy", 8),)),
 }
 
 
@@ -115,7 +117,7 @@ def plan_for(scale) -> Plan:
         raise ExperimentError(f"--scale must be one of {', '.join(SCALES)} or a number above 0 and at most 100, "
                               f"not {scale!r}")
     full = SCALES["full"]
-    return Plan(f"{x:g}", max(100, int(full.max_deals * x)), full.looks, full.precision)
+    return Plan(f"{x:g}", max(100, int(full.max_deals * x)), full.looks, full.precision, more=full.more)
 
 
 def boundaries(looks: int, alpha: float, fractions=None) -> list[float]:
@@ -289,6 +291,21 @@ class _State:
     t0: float = field(default_factory=time.perf_counter)
 
 
+def play_group(group: tuple) -> dict:
+    """A look's chunks of one cell played as one task (a mixed cell has one per rotation): their paired sums
+    added (whole numbers, so the total is exact in any order). Fewer, larger tasks: the per-task cost of small
+    looks would otherwise rival the games."""
+    total = None
+    for ch in group:
+        out = tasks.play_paired(ch)
+        if total is None:
+            total = out
+        else:
+            for f, v in out.items():
+                total[f] = total[f] + v
+    return total
+
+
 # ---- the atlas ------------------------------------------------------------------------------------------------
 class AtlasError(ExperimentError):
     """Bad atlas input, or a folder that holds another plan's atlas."""
@@ -366,10 +383,10 @@ class Atlas:
         todo = [c for c in self.cells if not self.cell_path(c).is_file()]
         sched = self.plan.schedule()
         cores = self.threads or os.cpu_count() or 1
-        worst = sum(2 * sched[-1] * c.players / 4 / rates[c.level] for c in todo) / cores
-        least = sum(2 * sched[0] * c.players / 4 / rates[c.level] for c in todo) / cores
+        worst = sum(2 * self.plan.schedule(c.level)[-1] * c.players / 4 / rates[c.level] for c in todo) / cores
+        least = sum(2 * self.plan.schedule(c.level)[0] * c.players / 4 / rates[c.level] for c in todo) / cores
         return {"cells": len(self.cells), "to_play": len(todo), "max_deals_per_cell": sched[-1],
-                "looks": sched, "max_deals": len(todo) * sched[-1], "games_per_s": rates,
+                "looks": sched, "max_deals": sum(self.plan.schedule(c.level)[-1] for c in todo), "games_per_s": rates,
                 "seconds_at_most": worst, "seconds_at_least": least}
 
     # -- playing
@@ -400,13 +417,13 @@ class Atlas:
         """The next look's tasks: series [s0, s1) of every rotation (deals per rotation: the look's deals over
         the rotations, rounded up, so a mixed cell plays whole rotations as `durak compare` does)."""
         k = len(lineups)
-        sched = [-(-x // k) for x in self.plan.schedule()]
+        sched = [-(-x // k) for x in self.plan.schedule(st.cell.level)]
         s0 = sched[st.look - 1] if st.look else 0
         s1 = sched[st.look]
         out = []
         for a in range(s0, s1, self.plan.chunk):
-            for r, (la, lb) in enumerate(lineups):
-                out.append(tasks.PairedChunk(la, lb, r, st.seed, st.seed, a, min(self.plan.chunk, s1 - a)))
+            out.append(tuple(tasks.PairedChunk(la, lb, r, st.seed, st.seed, a, min(self.plan.chunk, s1 - a))
+                             for r, (la, lb) in enumerate(lineups)))
         return out
 
     def run(self, progress=None) -> "Atlas":
@@ -448,7 +465,7 @@ class Atlas:
                         st.pending = len(queued)
                         continue
                     st, ch = queued.pop(0)
-                    fut = pool.submit(tasks.play_paired, ch)
+                    fut = pool.submit(play_group, ch)
                     fut.add_done_callback(lambda f, st=st: results.put((st, f)))
                     in_flight += 1
                 st, fut = results.get()

@@ -70,12 +70,13 @@ def with_aliases(df: pd.DataFrame, skipped: list[dict]) -> pd.DataFrame:
     """Rows for the settings the engine plays exactly as another row (a variant that is one toggle; teams=2v2
     at 4 players, which is pairs_if_even there): that row's numbers under their own name."""
     extra = []
+    groups = {k: g for k, g in df.groupby(["rule_key", "family", "players"], sort=False)}
     for s in skipped:
         if "same_as" not in s:
             continue
-        src = df[(df["rule_key"] == s["same_as"]) & (df["family"] == s["family"]) & (df["players"] == s["players"])]
+        src = groups.get((s["same_as"], s["family"], s["players"]))
         key = s["value"] if s["rule"] == "variant" else f"{s['rule']}={s['value']}"
-        if len(src):
+        if src is not None:
             extra.append(src.assign(rule=s["rule"], value=s["value"], rule_key=key, same_as=s["same_as"]))
     out = pd.concat([df.assign(same_as="")] + extra, ignore_index=True) if extra else df.assign(same_as="")
     return out
@@ -150,50 +151,75 @@ def one_line(sub: pd.DataFrame, key: str, metric: str) -> str:
             f"elsewhere no detectable change.")
 
 
-def small_multiples(df: pd.DataFrame, key: str, path: Path, levels: list[str]) -> None:
-    """One panel per metric (rows) and family (columns): the difference by player count with its interval,
-    one marker per skill level; hollow markers where no change is detectable."""
-    import matplotlib.pyplot as plt
+COLOURS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52")
+
+
+def _nice(x: float) -> float:
+    """The smallest of 1, 2, 5 x 10^k at least x (an axis limit)."""
+    if x <= 0 or not math.isfinite(x):
+        return 1.0
+    e = 10 ** math.floor(math.log10(x))
+    return next(m * e for m in (1, 2, 5, 10) if m * e >= x)
+
+
+def small_multiples(df: pd.DataFrame, key: str, levels: list[str]) -> str:
+    """One panel per metric (rows) and family (columns) as inline SVG: the change by player count with its
+    interval, one colour per skill level, hollow where no change is detectable; hover a point for its numbers.
+    (SVG written here, not matplotlib: a site has a hundred of these and they draw in milliseconds.)"""
+    from markupsafe import escape
     sub = df[df["rule_key"] == key]
     metrics = [m for m in A.METRICS if m in set(sub["metric"])]
     fams = [f for f in R.FAMILIES if f in set(sub["family"])]
-    fig, axes = plt.subplots(len(metrics), len(fams), figsize=(2.6 * len(fams) + 1.2, 1.7 * len(metrics) + 0.8),
-                             squeeze=False, sharex=True)
-    colours = ["#4c72b0", "#dd8452", "#55a868", "#c44e52"]
+    pw, ph, left, top, gap = 190, 92, 158, 44, 14
+    slots = {p: i for i, p in enumerate(A.PLAYERS)}
+    width = left + len(fams) * (pw + gap)
+    height = top + len(metrics) * (ph + gap) + 24
+    out = [f'<svg class="sm" xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(key)}: change by family and players">']
+    x0 = left
+    for li, lv in enumerate(levels):  # the key
+        out.append(f'<circle cx="{x0 + 6}" cy="12" r="4.5" fill="{COLOURS[li % 4]}"/>'
+                   f'<text x="{x0 + 15}" y="16" class="k">{escape(level_name(lv))}</text>')
+        x0 += 26 + 7 * len(level_name(lv))
+    out.append(f'<text x="{x0 + 10}" y="16" class="k muted">bars: 95% intervals; hollow: no detectable change</text>')
+    rows = {(r.metric, r.family, r.level, r.players): r for r in sub.itertuples()}
     for i, m in enumerate(metrics):
         what, unit, _ = A.METRICS[m]
+        y0 = top + i * (ph + gap)
+        out.append(f'<text x="{left - 8}" y="{y0 + ph / 2 - 4}" class="ml" text-anchor="end">{escape(SHORT[m])}</text>'
+                   f'<text x="{left - 8}" y="{y0 + ph / 2 + 10}" class="ml muted" text-anchor="end">{unit}</text>')
         for j, f in enumerate(fams):
-            ax = axes[i][j]
-            ax.axhline(0, color="#888", lw=0.8)
-            for li, lv in enumerate(levels):
-                r = sub[(sub["metric"] == m) & (sub["family"] == f) & (sub["level"] == lv)].sort_values("players")
-                if r.empty:
-                    continue
-                x = r["players"].to_numpy() + (li - (len(levels) - 1) / 2) * 0.18
-                y = r["diff"].to_numpy()
-                err = np.vstack([y - r["lo"].to_numpy(), r["hi"].to_numpy() - y])
-                ax.errorbar(x, y, yerr=err, fmt="none", ecolor=colours[li % 4], lw=1.2, capsize=2)
-                det = r["detectable"].to_numpy()
-                ax.scatter(x[det], y[det], color=colours[li % 4], s=18, zorder=3,
-                           label=level_name(lv) if (i == 0 and j == 0) else None)
-                ax.scatter(x[~det], y[~det], facecolor="white", edgecolor=colours[li % 4], s=18, zorder=3)
-            ax.set_xticks(list(A.PLAYERS))
-            ax.tick_params(labelsize=7)
+            x = left + j * (pw + gap)
+            here = [r for (mm, ff, _, _), r in rows.items() if mm == m and ff == f]
+            lim = _nice(max([max(abs(r.lo), abs(r.hi)) for r in here] + [1e-9]) * 1.05)
+            ys = lambda v: y0 + ph / 2 - (v / lim) * (ph / 2 - 6)  # noqa: E731
+            out.append(f'<rect x="{x}" y="{y0}" width="{pw}" height="{ph}" class="pane"/>'
+                       f'<line x1="{x}" x2="{x + pw}" y1="{ys(0):.1f}" y2="{ys(0):.1f}" class="zero"/>'
+                       f'<text x="{x + 3}" y="{y0 + 10}" class="t">+{lim:g}</text>'
+                       f'<text x="{x + 3}" y="{y0 + ph - 3}" class="t">-{lim:g}</text>')
             if i == 0:
-                ax.set_title(f, fontsize=9)
-            if j == 0:
-                ax.set_ylabel(f"{SHORT[m]}\n({unit})", fontsize=7)
+                out.append(f'<text x="{x + pw / 2}" y="{top - 8}" class="fam" text-anchor="middle">{f}</text>')
             if i == len(metrics) - 1:
-                ax.set_xlabel("players", fontsize=7)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    if handles:  # the key above the panels; the page's heading names the rule
-        fig.legend(handles, labels, loc="upper left", fontsize=8, frameon=False, ncol=len(levels),
-                   title="hollow: no detectable change; bars: 95% intervals", title_fontsize=7,
-                   alignment="left")
-    top = 1 - 0.55 / fig.get_figheight()
-    fig.tight_layout(rect=(0, 0, 1, top))
-    fig.savefig(path, dpi=90)
-    plt.close(fig)
+                for p, k in slots.items():
+                    out.append(f'<text x="{x + 22 + k * (pw - 44) / 3:.1f}" y="{y0 + ph + 13}" class="t" '
+                               f'text-anchor="middle">{p}p</text>')
+            for li, lv in enumerate(levels):
+                for p, k in slots.items():
+                    r = rows.get((m, f, lv, p))
+                    if r is None:
+                        continue
+                    cx = x + 22 + k * (pw - 44) / 3 + (li - (len(levels) - 1) / 2) * 9
+                    c = COLOURS[li % 4]
+                    fill = c if r.detectable else "#fff"
+                    tip = (f"{f} {p} players, {level_name(lv)}: {fmt(r.diff, unit)} {unit} "
+                           f"[{fmt(r.lo, unit)}, {fmt(r.hi, unit)}]" + ("" if r.detectable else ", no detectable change"))
+                    out.append(f'<g><title>{escape(tip)}</title>'
+                               f'<line x1="{cx:.1f}" x2="{cx:.1f}" y1="{ys(r.lo):.1f}" y2="{ys(r.hi):.1f}" '
+                               f'stroke="{c}" stroke-width="1.6"/>'
+                               f'<circle cx="{cx:.1f}" cy="{ys(r.diff):.1f}" r="3.4" fill="{fill}" stroke="{c}" '
+                               f'stroke-width="1.4"/></g>')
+    out.append("</svg>")
+    return "".join(out)
 
 
 def heatmap_png(df: pd.DataFrame, level: str, metric: str, path: Path) -> None:
@@ -276,7 +302,7 @@ def build(folder: Path, out: Path | None = None) -> Path:
                           "grid": grid, "clip": CLIP[unit]})
     uniform = [lv for lv in levels if A.MIXED not in lv]
     best = uniform[-1] if uniform else levels[-1]  # the strongest level that plays every seat
-    top = (df[(df["metric"].isin(HEAT_METRICS[:3])) & df["detectable"] & (df["level"] == best)]
+    top = (df[(df["metric"].isin(HEAT_METRICS[:3])) & df["detectable"] & (df["level"] == best) & (df["same_as"] == "")]
            .assign(size=lambda x: x["diff"].abs()).sort_values("size", ascending=False)
            .drop_duplicates("rule_key").head(6))
     biggest = [{"key": r["rule_key"], "page": _page_of(r["rule_key"], rules), "what": r["what"],
@@ -301,8 +327,7 @@ def build(folder: Path, out: Path | None = None) -> Path:
         m = headline(sub, rule if rule != "variant" else "")
         parts = []
         for k in keys:
-            img = f"{page}--{_slug(k)}.png"
-            small_multiples(df, k, out / "img" / img, levels)
+            svg = small_multiples(df, k, levels)
             rows = []
             for (f, p) in cols:
                 for lv in levels:
@@ -320,7 +345,7 @@ def build(folder: Path, out: Path | None = None) -> Path:
             for r in rows:
                 by = dict(zip(r["keys"], r["effects"]))
                 r["effects"] = [by.get(mm, {"text": "", "det": False}) for mm in cols_k]
-            parts.append({"key": k, "img": img, "answer": one_line(sub, k, m), "rows": rows,
+            parts.append({"key": k, "svg": svg, "answer": one_line(sub, k, m), "rows": rows,
                           "metrics": [SHORT[mm] for mm in cols_k], "same_as": same})
         (out / "rules" / f"{page}.html").write_text(env.get_template("rule.html").render(
             title=title, page=page, doc=doc_of(page), parts=parts, headline=A.METRICS[m][0], root="../",
