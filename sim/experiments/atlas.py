@@ -96,7 +96,7 @@ class Plan:
 
 SCALES = {
     "tiny": Plan("tiny", 400, 2, 5.0, chunk=400),
-    "small": Plan("small", 200, 2, 5.0, chunk=200),
+    "small": Plan("small", 160, 2, 5.0, chunk=640, more=(("greedy", 4),)),
     "medium": Plan("medium", 2000, 3, 2.0, more=(("greedy", 4),)),
     "full": Plan("full", 6000, 4, 1.0, more=(("greedy", 8),)),
 }
@@ -393,7 +393,7 @@ class Atlas:
     def _write_config(self):
         self.out.mkdir(parents=True, exist_ok=True)
         path = self.out / "atlas.json"
-        mine = self.config()
+        mine = json.loads(json.dumps(self.config()))  # as read back (tuples become lists)
         if path.is_file():
             theirs = json.loads(path.read_text())
             if {k: theirs.get(k) for k in mine} != mine:
