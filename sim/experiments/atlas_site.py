@@ -103,6 +103,15 @@ def rule_rows(df: pd.DataFrame) -> list[tuple[str, str, list[str]]]:
     return out
 
 
+# what a reader must know to read a rule's numbers
+NOTES = {"teams": "With partnerships a team loses together: every player of the losing team counts as a fool, so "
+                  "the fool rates rise by construction. Read game length, and the skill row (one strong player "
+                  "among weak ones), for what partnerships change in play.",
+         "scoring": "The score is a result beside the fool, who is still found (RUL-60..63): the fool rates here "
+                    "are of that fool.",
+         "pogony_scoring": "This only records the sixes of the winner's last lead; play is the same."}
+
+
 def doc_of(page: str) -> str:
     if page.startswith("variant-"):
         v = R.VARIANT_BY_NAME[page[len("variant-"):]]
@@ -348,7 +357,7 @@ def build(folder: Path, out: Path | None = None) -> Path:
             parts.append({"key": k, "svg": svg, "answer": one_line(sub, k, m), "rows": rows,
                           "metrics": [SHORT[mm] for mm in cols_k], "same_as": same})
         (out / "rules" / f"{page}.html").write_text(env.get_template("rule.html").render(
-            title=title, page=page, doc=doc_of(page), parts=parts, headline=A.METRICS[m][0], root="../",
+            title=title, page=page, doc=doc_of(page), note=NOTES.get(page, ""), parts=parts, headline=A.METRICS[m][0], root="../",
             **common))
 
     # my table: the numbers as a script, the page answers in the browser
