@@ -1043,9 +1043,11 @@ def atlas(out, scale, seed, panel, players, families, only, threads, estimate_on
         est = a.estimate()
     except (R.RulesError, api.ExperimentError) as e:
         raise Fail(str(e)) from None
-    rates = ", ".join(f"{k} {v:,.0f}" for k, v in est["games_per_s"].items())
+    rates = "; ".join(f"{lv} " + ", ".join(f"{v:,.0f}" for (l2, _), v in est["games_per_s"].items() if l2 == lv)
+                      for lv in dict.fromkeys(k[0] for k in est["games_per_s"]))
     click.echo(f"atlas: {est['cells']:,} cell{'s' if est['cells'] != 1 else ''} ({est['to_play']:,} to play), plan {a.plan.name}: looks at "
-               f"{', '.join(f'{x:,}' for x in est['looks'])} deals per cell; measured games/s at 4 players: {rates}; "
+               f"{', '.join(f'{x:,}' for x in est['looks'])} deals per cell; measured games/s at "
+               f"{', '.join(str(p) for p in a.players)} players: {rates}; "
                f"cost {est['seconds_at_least'] / 60:.1f} to {est['seconds_at_most'] / 60:.1f} min of play "
                f"(cells stop early when settled)", err=True)
     if estimate_only:

@@ -358,22 +358,28 @@ class Atlas:
     def done(self) -> list[Cell]:
         return [c for c in self.cells if self.cell_path(c).is_file()]
 
-    def measure(self, deals: int = 200) -> dict:
-        """Games per second of each level (both arms of a 4-player podkidnoy cell, or the first setting), timed
-        here on the active backend's threads: the basis of the cost estimate."""
+    def measure(self, seconds: float = 0.4) -> dict:
+        """Games per second of each level at each player count ((level, players) -> rate; the family's
+        default rules, podkidnoy where it is planned), timed here on one thread for about `seconds` each: the
+        basis of the cost estimate. A strong player's cost grows fast with the players (expert: some 20 times
+        slower at 6 than at 2), so each count is timed."""
         rates = {}
         fam = "podkidnoy" if "podkidnoy" in self.families else self.families[0]
-        n = 4 if 4 in self.players else self.players[0]
-        rules = R.resolve(fam, n)
-        for lv in self.panel:
-            runner = batch.Runner(rules, batch.make_lineup(rules, [lv]), also=self.panel)
-            runner.play_raw(0, 0, 1)  # compile or load first
-            t0 = time.perf_counter()
-            runner.play_raw(0, 0, deals)
-            rates[lv] = deals / max(time.perf_counter() - t0, 1e-6)
-        for lv in self.levels[len(self.panel):]:  # a mixed line-up: about its players' average cost
-            strong, weak = lv.split(MIXED)
-            rates[lv] = 1 / ((1 / rates[strong] + (n - 1) / rates[weak]) / n)
+        for n in self.players:
+            rules = R.resolve(fam, n)
+            for lv in self.panel:
+                runner = batch.Runner(rules, batch.make_lineup(rules, [lv]), also=self.panel)
+                runner.play_raw(0, 0, 1)  # compile or load first
+                deals, took = 10, 0.0
+                while took < seconds and deals < 1 << 20:
+                    deals *= 4
+                    t0 = time.perf_counter()
+                    runner.play_raw(0, 0, deals)
+                    took = time.perf_counter() - t0
+                rates[lv, n] = deals / max(took, 1e-6)
+            for lv in self.levels[len(self.panel):]:  # a mixed line-up: about its players' average cost
+                strong, weak = lv.split(MIXED)
+                rates[lv, n] = 1 / ((1 / rates[strong, n] + (n - 1) / rates[weak, n]) / n)
         return rates
 
     def estimate(self, rates: dict | None = None) -> dict:
@@ -383,8 +389,8 @@ class Atlas:
         todo = [c for c in self.cells if not self.cell_path(c).is_file()]
         sched = self.plan.schedule()
         cores = self.threads or os.cpu_count() or 1
-        worst = sum(2 * self.plan.schedule(c.level)[-1] * c.players / 4 / rates[c.level] for c in todo) / cores
-        least = sum(2 * self.plan.schedule(c.level)[0] * c.players / 4 / rates[c.level] for c in todo) / cores
+        worst = sum(2 * self.plan.schedule(c.level)[-1] / rates[c.level, c.players] for c in todo) / cores
+        least = sum(2 * self.plan.schedule(c.level)[0] / rates[c.level, c.players] for c in todo) / cores
         return {"cells": len(self.cells), "to_play": len(todo), "max_deals_per_cell": sched[-1],
                 "looks": sched, "max_deals": sum(self.plan.schedule(c.level)[-1] for c in todo), "games_per_s": rates,
                 "seconds_at_most": worst, "seconds_at_least": least}
