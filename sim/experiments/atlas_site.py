@@ -123,14 +123,17 @@ def doc_of(page: str) -> str:
 
 def headline(sub: pd.DataFrame, rule: str) -> str:
     """The metric a rule page answers with: the rule's own subject where it has one, else the rate with the
-    most detectable cells (the first attacker's fool rate when none is detectable)."""
+    most detectable cells, ties going to the larger mean change among them (the first attacker's fool rate
+    when none is detectable)."""
     subj = A.SUBJECT.get(rule)
     if subj:
         return subj[0]
     rates = [m for m in ("first_attacker_fool", "first_defender_fool", "draw") if m in set(sub["metric"])]
-    counts = {m: int(sub.loc[sub["metric"] == m, "detectable"].sum()) for m in rates}
-    best = max(rates, key=lambda m: (counts[m], -rates.index(m)))
-    return best if counts[best] else "first_attacker_fool"
+    det = sub[sub["detectable"]]
+    score = {m: (int((det["metric"] == m).sum()), float(det.loc[det["metric"] == m, "diff"].abs().mean() or 0))
+             for m in rates}
+    best = max(rates, key=lambda m: (score[m][0], score[m][1] if score[m][0] else 0, -rates.index(m)))
+    return best if score[best][0] else "first_attacker_fool"
 
 
 def one_line(sub: pd.DataFrame, key: str, metric: str) -> str:
