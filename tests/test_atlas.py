@@ -7,7 +7,6 @@ import json
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from sim.core import rules as R

@@ -8,7 +8,6 @@ is skipped on a developer's machine and fails under CI (.ci/run installs Chromiu
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 from pathlib import Path
