@@ -105,6 +105,7 @@ def test_the_site_in_a_browser(site, tmp_path):
             assert page.locator("table.heat td.c").count() >= 1
             shown = page.locator(".view.shown")
             assert shown.count() == 1 and "first attacker" in shown.locator("h2").inner_text()
+            page.screenshot(path=str(shots / "atlas-index.png"), full_page=False)  # the default view
             page.select_option("#metric", "draw")
             assert "draw" in page.locator(".view.shown h2").inner_text().lower()
             page.select_option("#metric", "fool_role0")  # only the mixed level has it: the level follows
@@ -113,7 +114,6 @@ def test_the_site_in_a_browser(site, tmp_path):
             page.select_option("#level", page.locator("#level option").first.get_attribute("value"))
             page.select_option("#metric", "first_attacker_fool")
             assert page.locator(".view.shown").count() == 1
-            page.screenshot(path=str(shots / "atlas-index.png"), full_page=False)
 
             rule = sorted((site / "rules").glob("*.html"))[0]
             page = browser.new_page()

@@ -314,7 +314,8 @@ def build(folder: Path, out: Path | None = None) -> Path:
                           "grid": grid, "clip": CLIP[unit]})
     uniform = [lv for lv in levels if A.MIXED not in lv]
     best = uniform[-1] if uniform else levels[-1]  # the strongest level that plays every seat
-    top = (df[(df["metric"].isin(HEAT_METRICS[:3])) & df["detectable"] & (df["level"] == best) & (df["same_as"] == "")]
+    top = (df[(df["metric"].isin(HEAT_METRICS[:3])) & df["detectable"] & (df["level"] == best) & (df["same_as"] == "")
+              & (df["rule"] != "teams")]  # a team loses together: its fool rates rise by construction
            .assign(size=lambda x: x["diff"].abs()).sort_values("size", ascending=False)
            .drop_duplicates("rule_key").head(6))
     biggest = [{"key": r["rule_key"], "page": _page_of(r["rule_key"], rules), "what": r["what"],
