@@ -271,6 +271,8 @@ def build(folder: Path, out: Path | None = None) -> Path:
     itself); returns the index page."""
     folder = Path(folder)
     out = Path(out or folder)
+    if not (folder / "atlas.json").is_file():
+        raise A.AtlasError(f"no atlas in {folder} (no atlas.json): play one first, durak atlas --out {folder}")
     meta = json.loads((folder / "atlas.json").read_text())
     raw = A.read_cells(folder)
     if raw.empty:
