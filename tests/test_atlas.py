@@ -228,3 +228,22 @@ def test_dask_gives_the_numbers_threads_give(tmp_path):
         t, d = (json.loads(x.cell_path(c).read_text()) for x in (threads, dask))
         assert (t["sums"], t["summary"], t["deals"], t["stopped"]) == (d["sums"], d["summary"], d["deals"],
                                                                        d["stopped"]), c.id
+
+
+def test_a_mixed_cell_replays_from_its_command(tmp_path):
+    """The skill level (one expert among greedy players, rotated through the seats) is the comparison its
+    reproduce line names: the same strong player's fool rate in both arms."""
+    from sim import api
+    plan = A.Plan("test", 400, 1, 3.0, chunk=400)
+    a = A.Atlas(tmp_path, scale=plan, panel=("greedy", "expert"), players=(3,), families=("podkidnoy",),
+                rules=("no_trump",), threads=2)
+    assert [c.level for c in a.cells] == ["greedy", "expert", "expert-among-greedy"]
+    a.run()
+    df = a.table()
+    r = df[(df["level"] == "expert-among-greedy") & (df["metric"] == "fool_role0")].iloc[0]
+    assert "--strategy expert --strategy greedy --strategy greedy" in r["reproduce"]
+    c = api.compare("podkidnoy", 3, {"no_trump": True}, {}, strategies=["expert", "greedy", "greedy"],
+                    games=int(r["deals"]), seed=int(r["seed"]), threads=2)
+    t = c.table().loc["fool_role0"]
+    assert int(t["games"]) == r["deals"]
+    assert 100 * t["a"] == pytest.approx(r["a"]) and 100 * t["b"] == pytest.approx(r["b"])
