@@ -5,6 +5,7 @@ TITLE = "Does the first-bout limit of 5 matter, and does its scope?"
 QUESTION = ("\"In the first bout only five cards may be thrown\" (001) — does it change anything, and does it "
             "matter whether it holds for the first bout only or until the first discard (004)?")
 ORDER = 5
+ATLAS = ["first_bout_max_attack", "first_bout_limit_scope"]  # its pages in results/atlas
 _METRICS = ["first_defender_fool", "first_attacker_fool", "bouts"]  # the headline rows of each table
 
 

@@ -8,6 +8,7 @@ TITLE = "In points durak, does the fool still win on points?"
 QUESTION = ("Очковый (004): the winner is whoever beats the most of his opponents' cards. How often does the "
             "player left holding cards — the fool of the ordinary game — win the points?")
 ORDER = 14
+ATLAS = ["scoring"]  # its page in results/atlas
 
 
 def run(ctx):

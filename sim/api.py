@@ -10,6 +10,7 @@ caller can attach progress before `.run()`; the verbs (`run`, `compare`, `tourna
     c = api.compare("prostoy_5", a={"trump_six_exchange": True}, b={"trump_six_exchange": False})
     print(c.verdict()); c.table()
     t = api.tournament("podkidnoy", ["greedy", "random"], games=20_000); t.ranking(); t.heatmap()
+    a = api.atlas("results/atlas", scale="small"); a.estimate(); a.run(); api.atlas_site(a.out)
     print("\\n".join(api.replay("podkidnoy", players=3, seed=1, game=0)))
 """
 from __future__ import annotations
@@ -18,10 +19,13 @@ import pandas as pd
 
 from sim.core import engine as E
 from sim.core import rules as R
+from sim.experiments import atlas as _atlas
+from sim.experiments import atlas_site as _atlas_site
 from sim.experiments import batch
 from sim.experiments import compare as _compare
 from sim.experiments import settle as _settle
 from sim.experiments.batch import ExperimentError, IllegalMoveError, LineupError
+from sim.experiments.atlas import Atlas
 from sim.experiments.compare import Arm, Comparison, default_metric, default_panel, panel_verdict, plot_comparison
 from sim.experiments.experiment import Experiment, percent_view, resume
 from sim.experiments.experiment import experiment as _experiment
@@ -30,8 +34,9 @@ from sim.experiments.report import markdown, plot_lengths, plot_rates, text
 from sim.experiments.settle import questions, write_index
 from sim.experiments.tournament import Tournament
 
-__all__ = ["Arm", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError",
-           "Tournament", "arms", "compare", "comparison", "default_metric", "default_panel", "experiment",
+__all__ = ["Arm", "Atlas", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError",
+           "Tournament", "arms", "atlas", "atlas_site", "compare", "comparison", "default_metric", "default_panel",
+           "experiment",
            "first_error", "hint", "judge", "markdown", "panel", "panel_verdict", "percent_view", "play",
            "plot_comparison", "plot_lengths", "plot_rates", "questions", "replay", "resume", "rules_table", "run",
            "settle", "tell", "text", "tournament", "traces", "tracked_results", "write_index"]
@@ -193,3 +198,19 @@ def rules_table() -> pd.DataFrame:
             row[f] = t["defaults"].get(f, "")
         rows.append(row)
     return pd.DataFrame(rows).set_index("toggle")
+
+
+def atlas(out, scale="small", seed: int = 1, panel=(), players=(), families=(), rules=(),
+          threads: int | None = None) -> Atlas:
+    """The rule atlas planned, not yet played: every toggle value and played variant against its family's
+    default, per player count and panel level (default: greedy, expert), in the folder `out`. `.estimate()`
+    says what it costs, `.run()` plays the cells not yet in the folder (so a stopped atlas resumes), `.table()`
+    reads them; `atlas_site(out)` builds the pages."""
+    return Atlas(out, scale=scale, seed=seed, panel=tuple(panel), players=tuple(players) or _atlas.PLAYERS,
+                 families=tuple(families) or R.FAMILIES,
+                 rules=tuple(rules), threads=threads)
+
+
+def atlas_site(folder, out=None):
+    """Build the static site of an atlas folder (index, a page per rule, my table); returns the index path."""
+    return _atlas_site.build(folder, out)

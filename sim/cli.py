@@ -1008,5 +1008,69 @@ def learn_train(data, hidden, seed, write):
     click.echo(json.dumps(report, indent=1))
 
 
+SCALE_HELP = "tiny, small (a complete site in minutes), medium, full (the committed atlas), or a fraction of full."
+
+
+@main.command()
+@_backend_options
+@click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=Path("results/atlas"),
+              show_default=True, help="Folder of the atlas: its cells (resumed when there) and the site.")
+@click.option("--scale", default="small", show_default=True, help=SCALE_HELP)
+@click.option("--seed", type=SEED, default=1, show_default=True, help="Master seed; each cell's seed derives from it.")
+@click.option("--panel", "panel", multiple=True, metavar="STRATEGY",
+              help="Skill levels, weakest first (repeatable; default: greedy, expert).")
+@click.option("--players", "players", multiple=True, type=PLAYERS, help="Player counts (repeatable; default 2, 3, 4, 6).")
+@click.option("--rules", "families", multiple=True, help="Families (repeatable; default: all four).")
+@click.option("--only", "only", multiple=True, metavar="TOGGLE|VARIANT",
+              help="Only these toggles or variants (repeatable; default: every one).")
+@click.option("--threads", type=THREADS, default=0, help=THREADS_HELP)
+@click.option("--estimate", "estimate_only", is_flag=True, help="Say what it would cost, play nothing.")
+@click.option("--site-only", is_flag=True, help="Rebuild the pages from the cells in --out, play nothing.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def atlas(out, scale, seed, panel, players, families, only, threads, estimate_only, site_only, quiet):
+    """Every house rule and variant against its family's default, at each player count and skill level, on
+    the same deals; then a static site in --out (open index.html from disk).
+
+    Example: durak atlas --scale small --out /tmp/atlas
+    """
+    from sim import api
+    try:
+        if site_only:
+            click.echo(f"site: {api.atlas_site(out)}")
+            return
+        a = api.atlas(out, scale=scale, seed=seed, panel=panel, players=players,
+                      families=families, rules=only, threads=threads or None)
+        est = a.estimate()
+    except (R.RulesError, api.ExperimentError) as e:
+        raise Fail(str(e)) from None
+    rates = "; ".join(f"{lv} " + ", ".join(f"{v:,.0f}" for (l2, _), v in est["games_per_s"].items() if l2 == lv)
+                      for lv in dict.fromkeys(k[0] for k in est["games_per_s"]))
+    click.echo(f"atlas: {est['cells']:,} cell{'s' if est['cells'] != 1 else ''} ({est['to_play']:,} to play), plan {a.plan.name}: looks at "
+               f"{', '.join(f'{x:,}' for x in est['looks'])} deals per cell; measured games/s at "
+               f"{', '.join(str(p) for p in a.players)} players: {rates}; "
+               f"cost {est['seconds_at_least'] / 60:.1f} to {est['seconds_at_most'] / 60:.1f} min of play "
+               f"(cells stop early when settled)", err=True)
+    if estimate_only:
+        return
+    t0 = time.perf_counter()
+    if quiet or not sys.stderr.isatty():
+        a.run()
+    else:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+        prog = Progress(TextColumn("[bold]cells"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+                        TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+        task = prog.add_task("cells", total=est["cells"], rate="")
+
+        def update(done, total, deals):
+            rate = deals / max(time.perf_counter() - t0, 1e-9)
+            prog.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s" if deals else "")
+        with prog:
+            a.run(progress=update)
+    played = time.perf_counter() - t0
+    index = api.atlas_site(out)
+    click.echo(f"played in {played:.0f} s, site in {time.perf_counter() - t0 - played:.0f} s: {index}")
+
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -212,6 +212,14 @@ BAD_INPUTS = [
     judge("$.examples[1]", {"examples": [GOOD, {"family": "podkidnoy"}]}),
     judge("$.examples", {"examples": []}),
     judge("trump card", doc(_set("position.trump_card", "9H"))),
+    # ---- atlas ----------------------------------------------------------------------------------------
+    (["atlas", "--out", "{tmp}/a", "--scale", "huge", "--estimate"], "--scale", None),
+    (["atlas", "--out", "{tmp}/a", "--scale", "0", "--estimate"], "--scale", None),
+    (["atlas", "--out", "{tmp}/a", "--players", "7", "--estimate"], "--players", None),
+    (["atlas", "--out", "{tmp}/a", "--rules", "poker", "--estimate"], "poker", None),
+    (["atlas", "--out", "{tmp}/a", "--only", "no_such_rule", "--estimate"], "no_such_rule", None),
+    (["atlas", "--out", "{tmp}/a", "--panel", "no_such_player", "--estimate"], "no_such_player", None),
+    (["atlas", "--out", "{tmp}/empty", "--site-only"], "atlas.json", None),
     # ---- bench ----------------------------------------------------------------------------------------
     (["bench", "--games", "0"], "--games", None),
     (["bench", "--games", "-5"], "--games", None),

@@ -99,7 +99,8 @@ def test_leaves_import_nothing_of_the_project():
 
 # what only the API builds: the command line parses options, calls sim.api and prints, so a notebook gets
 # the same experiment as the command
-BUILT_BY_THE_API = ("sim.experiments.experiment", "sim.experiments.compare", "sim.experiments.tournament",
+BUILT_BY_THE_API = ("sim.experiments.experiment", "sim.experiments.atlas", "sim.experiments.atlas_site",
+                    "sim.experiments.compare", "sim.experiments.tournament",
                     "sim.experiments.settle", "sim.experiments.play", "sim.experiments.paired", "sim.referee.narrate",
                     "sim.referee.at_error")
 

@@ -308,8 +308,12 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
              f"**Reproduce.** `{cmd}` (seed {seed}" + (f"; panel: {', '.join(ctx.panel)}, each playing every seat"
                                                         if q.panel else "; a tournament: no panel") + "). "
              "Intervals are 95%; comparisons play both rule sets on the same deals and give Holm-adjusted p-values. "
-             "Sizes are given as games out of 100: a change of 1.25 points is about 1 game in 80." + scale_note, "",
-             "## Numbers", ""] + ctx.lines
+             "Sizes are given as games out of 100: a change of 1.25 points is about 1 game in 80." + scale_note, ""]
+    pages = atlas_pages(q)
+    if pages:
+        lines += ["**In the atlas.** " + ", ".join(f"[{p}](../atlas/rules/{p}.html)" for p in pages) +
+                  ": the same rule at every player count and skill level, beside every other rule.", ""]
+    lines += ["## Numbers", ""] + ctx.lines
     lines += ["## Files", "", "- `summary.json`: the answer and the run's settings",
               "- `*.csv`: the tables behind this page (aggregates only; one per panel strategy)",
               "- `*.png`: the plots above", "",
@@ -322,6 +326,25 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
         {"question": q.title, "verdict": verdict, "command": cmd, "seed": seed, "scale": scale,
          "panel": ctx.panel if q.panel else None}, indent=1))
     return folder
+
+
+def atlas_pages(q) -> list[str]:
+    """The atlas pages (results/atlas/rules/NAME.html) of a question: its ATLAS hook, else the toggles its two
+    arms differ in (a variant's page is variant-NAME)."""
+    mod = q.module
+    if mod is None:
+        return []
+    if hasattr(mod, "ATLAS"):
+        return list(mod.ATLAS)
+    a, b = getattr(mod, "A", None), getattr(mod, "B", None)
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        return []
+    out = []
+    for k in dict.fromkeys([*a, *b]):
+        if a.get(k) != b.get(k):
+            name = R.ALIASES.get(k, k)
+            out += [f"variant-{v}" for v in str(a.get(k, b.get(k))).split("+")] if name == "variant" else [name]
+    return out
 
 
 def write_index(root: Path = RESULTS, paths=()) -> Path:
