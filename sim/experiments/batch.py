@@ -19,6 +19,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from numba import njit
+
 from sim.core import dispatch
 from sim.core import layout as E
 from sim.core.layout import O_SIZE, STATE_SIZE
@@ -213,6 +215,15 @@ class Tally:
         self.points += done["points"][:, :n].sum(axis=0)
         self.pogony += done["pogony"][:, :n].sum(axis=0)
 
+    def add_raw(self, raw: np.ndarray):
+        """`add` straight from the core's int64 rows (no record array): the same counts, in compiled code,
+        for the runs that keep no per-game records."""
+        sc = np.zeros(len(self._SCALAR_FIELDS), dtype=np.int64)
+        _tally_raw(raw, self.n, sc, self.escaped, self.drew, self.fool, self.taken, self.places, self.drew_places,
+                   self.bouts_hist, self.score_won, self.points, self.pogony)
+        for f, v in zip(self._SCALAR_FIELDS, sc):
+            setattr(self, f, getattr(self, f) + int(v))
+
     def merge(self, other: "Tally"):
         for f in self._SCALAR_FIELDS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
@@ -242,6 +253,55 @@ class Tally:
         for f, v in zip(cls._SCALAR_FIELDS, d["scalars"]):
             setattr(t, f, int(v))
         return t
+
+
+@njit(cache=True, _nrt=False)
+def _tally_raw(raw, n, sc, escaped, drew, fool, taken, places, drew_places, bouts_hist, score_won, points, pogony):
+    """Tally.add over raw rows: sc gets the scalar counts in Tally._SCALAR_FIELDS order, the arrays are added to."""
+    for g in range(raw.shape[0]):
+        r = raw[g]
+        sc[0] += 1
+        sc[8] += r[E.F_INVARIANT]
+        if r[E.F_UNFINISHED] != 0:
+            sc[1] += 1
+            continue
+        sc[2] += r[E.F_DRAW] != 0
+        sc[3] += r[E.F_BOUTS]
+        fa = r[E.F_FIRST_ATTACKER]
+        sc[4] += r[E.F_OUTCOME + fa] == 2
+        ex = r[E.F_EXCHANGE_SEAT]
+        if ex >= 0:
+            sc[5] += 1
+            sc[6] += r[E.F_OUTCOME + ex] == 2
+        sc[7] += r[E.F_TRANSFERS]
+        b = r[E.F_BOUTS]
+        if 0 <= b <= E.MAX_BOUTS:
+            bouts_hist[b] += 1
+        sw = r[E.F_SCORE_WIN]
+        fool_won = False
+        for s in range(n):
+            o = r[E.F_OUTCOME + s]
+            if o == 0:
+                escaped[s] += 1
+            elif o == 1:
+                drew[s] += 1
+            elif o == 2:
+                fool[s] += 1
+            taken[s] += r[E.F_TAKEN + s]
+            p = r[E.F_PLACE + s]
+            if 0 <= p <= n:
+                places[s, p] += 1
+                if o == 1:
+                    drew_places[s, p] += 1
+            if (sw >> s) & 1:
+                score_won[s] += 1
+                if o == 2:
+                    fool_won = True
+            points[s] += r[E.F_POINTS + s]
+            pogony[s] += r[E.F_POGONY + s]
+        sc[9] += sw != 0
+        sc[10] += r[E.F_SCORE_TIE] != 0
+        sc[11] += fool_won
 
 
 class StrategyFailedError(IllegalMoveError):

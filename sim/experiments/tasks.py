@@ -152,9 +152,10 @@ def play_chunk(task: Chunk) -> dict:
     """Run one chunk (on any worker): {"tally": Tally arrays, "records": records or None, "verified": int}."""
     runner = runner_for(task.lineup)
     with _user_paths(runner):
-        recs = to_records(runner.play_raw(task.seed, task.series0, task.n_series, task.deals))
+        raw = runner.play_raw(task.seed, task.series0, task.n_series, task.deals)
         t = Tally(task.lineup.rules.num_players)
-        t.add(recs)
+        t.add_raw(raw)  # in compiled code: the record array is built only when it is sent back
+        recs = to_records(raw) if task.records else None
         verified = _verify(runner, task) if task.verify else 0
     return {"tally": t.to_arrays(), "records": recs if task.records else None, "verified": verified}
 
