@@ -367,16 +367,45 @@ def _first_reason(msg: str) -> str:
     return (lines[0] if lines else msg.strip())[:200]
 
 
+ENGINES = ("auto", "general", "specialised")
+SPECIALISE_GAMES = 20_000_000  # from this many games a run compiles the rules in: the compile pays for itself
+
+
+def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[bool, str]:
+    """(specialised?, why) for a run of `games` games (None: not known in advance, e.g. a precision target).
+
+    `engine` (default: DURAK_ENGINE, else auto): general, specialised, or auto: the engine with the rules
+    compiled in when it is compiled already or the run is long enough to pay for compiling it (it is about
+    twice as fast and gives the same games bit for bit); else the general engine, shared by every rule set,
+    for quick runs."""
+    engine = engine or os.environ.get("DURAK_ENGINE") or "auto"
+    if engine not in ENGINES:
+        raise ExperimentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine != "auto":
+        return engine == "specialised", f"{engine} engine (as asked)"
+    mod, _ = dispatch.engine_for([s.name for s in seats] + list(also), paths, rules.vector())
+    if dispatch.is_compiled(mod):
+        return True, "rules compiled in (cached for this rule set and line-up)"
+    if games is not None and games >= SPECIALISE_GAMES:
+        return True, f"rules compiled in: {games:,} games pay for compiling them (from {SPECIALISE_GAMES:,})"
+    return False, (f"general engine: fewer than {SPECIALISE_GAMES:,} games do not pay for compiling the rules in"
+                   if games is not None else "general engine: the run's length is not known in advance")
+
+
 class Runner:
     """A compiled engine bound to rules and a line-up; plays chunks and traces."""
 
-    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=()):
-        """`also`: more strategy names to compile into the same engine (to share it across line-ups)."""
+    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=(), specialised: bool = False):
+        """`also`: more strategy names to compile into the same engine (to share it across line-ups).
+        `specialised`: the engine with these rules compiled in (faster, compiled per rule set) instead of the
+        general one (see dispatch.engine_for); the games are the same bit for bit."""
         self.rules = rules
         self.seats = seats
         self.paths = tuple(str(p) for p in paths)
-        self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths)
         self.rv = rules.vector()
+        self.specialised = specialised
+        self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths,
+                                                 self.rv if specialised else None)
         self.sids = np.zeros(6, dtype=np.int64)
         # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
         self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
