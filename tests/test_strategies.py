@@ -57,8 +57,8 @@ def _one_engine(names):
     """Every Runner built while the fixture is active uses the one engine holding `names`."""
     orig = dispatch.engine_for
 
-    def engine_for(line_up, paths=()):
-        return orig(list(line_up) + list(names), paths)
+    def engine_for(line_up, paths=(), rules=None):
+        return orig(list(line_up) + list(names), paths, rules=rules)
     dispatch.engine_for = engine_for
     engine_for(names)
     return orig

@@ -241,6 +241,15 @@ def mark_compiled(mod: ModuleType):
     m.touch()
 
 
+def engine_compiled(names, paths=(), rules=None) -> bool:
+    """Is the engine engine_for(names, paths, rules) would give compiled already? Found by its name alone:
+    nothing is written or imported (an auto choice of engine asks this on every run)."""
+    key = tuple(sorted(set(names) | set(ALWAYS)))
+    package = None if rules is None else specialise.package_name(tuple(int(x) for x in rules))
+    digest = _digest([info(n, paths).path for n in key], package)
+    return (Path(os.environ.get("NUMBA_CACHE_DIR", cache_dir() / "numba")) / f"compiled-durak_engine_{digest}").exists()
+
+
 def engine_for(names, paths=(), rules=None) -> tuple[ModuleType, list[str]]:
     """The compiled engine module for a line-up and the strategy order its ids follow. `rules` (a rules
     vector): the engine of that rule set alone, with the rules compiled in (sim.core.specialise); None: the

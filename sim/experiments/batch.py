@@ -367,8 +367,11 @@ def _first_reason(msg: str) -> str:
     return (lines[0] if lines else msg.strip())[:200]
 
 
+_BUFFERS = threading.local()  # Runner.play_raw(reuse=True): one record buffer per thread
+
 ENGINES = ("auto", "general", "specialised")
-SPECIALISE_GAMES = 20_000_000  # from this many games a run compiles the rules in: the compile pays for itself
+SPECIALISE_GAMES = 30_000_000  # from this many games a run compiles the rules in: at about 1.2 us a game saved
+# against a compile of 30 to 100 s, the compile pays for itself
 
 
 def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[bool, str]:
@@ -383,8 +386,7 @@ def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | N
         raise ExperimentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine != "auto":
         return engine == "specialised", f"{engine} engine (as asked)"
-    mod, _ = dispatch.engine_for([s.name for s in seats] + list(also), paths, rules.vector())
-    if dispatch.is_compiled(mod):
+    if dispatch.engine_compiled([s.name for s in seats] + list(also), paths, rules=rules.vector()):
         return True, "rules compiled in (cached for this rule set and line-up)"
     if games is not None and games >= SPECIALISE_GAMES:
         return True, f"rules compiled in: {games:,} games pay for compiling them (from {SPECIALISE_GAMES:,})"
@@ -405,7 +407,7 @@ class Runner:
         self.rv = rules.vector()
         self.specialised = specialised
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths,
-                                                 self.rv if specialised else None)
+                                                 rules=self.rv if specialised else None)
         self.sids = np.zeros(6, dtype=np.int64)
         # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
         self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
@@ -484,8 +486,18 @@ class Runner:
                 return f"strategy {files[path]!r} {what} ({path}, line {line})"
         return "the engine does not compile: " + _first_reason(msg)
 
-    def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
-        raw = np.zeros((n_series * deals, E.F_SIZE), dtype=np.int64)
+    def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1, reuse: bool = False) -> np.ndarray:
+        """The record rows of series series0.. (raises on an illegal move). `reuse`: into this thread's buffer,
+        overwritten by its next call (the core clears every row it plays; a chunk's fresh 8 MB cost more
+        in page faults than its games' tally)."""
+        rows = n_series * deals
+        if reuse:
+            buf = getattr(_BUFFERS, "raw", None)
+            if buf is None or len(buf) < rows:
+                buf = _BUFFERS.raw = np.zeros((rows, E.F_SIZE), dtype=np.int64)
+            raw = buf[:rows]
+        else:
+            raw = np.zeros((rows, E.F_SIZE), dtype=np.int64)
         ws, obs = self._state()
         self._call(self.engine.play_batch, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
                    np.int64(series0), np.int64(n_series), np.int64(deals), raw)

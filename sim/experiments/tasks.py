@@ -153,7 +153,7 @@ def play_chunk(task: Chunk) -> dict:
     """Run one chunk (on any worker): {"tally": Tally arrays, "records": records or None, "verified": int}."""
     runner = runner_for(task.lineup)
     with _user_paths(runner):
-        raw = runner.play_raw(task.seed, task.series0, task.n_series, task.deals)
+        raw = runner.play_raw(task.seed, task.series0, task.n_series, task.deals, reuse=True)
         t = Tally(task.lineup.rules.num_players)
         t.add_raw(raw)  # in compiled code: the record array is built only when it is sent back
         recs = to_records(raw) if task.records else None
