@@ -241,7 +241,7 @@ def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0,
     seats = make_lineup(rules, strategies, paths)
     specialised, why = engine_choice(rules, seats, games, paths, engine=engine)
     # compile or load here: a strategy that does not compile fails with its message
-    Runner(rules, seats, paths, specialised=specialised).warm()
+    Runner(rules, seats, paths, specialised=specialised)
     n_series = -(-games // deals_per_series)
     lu = lineup(rules, seats, paths, specialised=specialised)
     chunks = (Chunk(lu, seed, s0, min(chunk, n_series - s0), deals_per_series)
