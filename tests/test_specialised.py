@@ -34,6 +34,8 @@ def _compare(rules, lineups, also, series=400, deals=2, seed=11):
         b = s.play_raw(seed, 0, series, deals)
         assert np.array_equal(a, b), f"{rules.describe()} {names}: the engines disagree"
         games += len(a)
+        for k in (0, 7):  # the traces too, action by action
+            assert g.trace(seed, k, deals) == s.trace(seed, k, deals)
     return games
 
 
