@@ -385,13 +385,13 @@ def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | N
     if engine not in ENGINES:
         raise ExperimentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine != "auto":
-        return engine == "specialised", f"{engine} engine (as asked)"
+        return engine == "specialised", f"{engine} engine, as asked"
     if dispatch.engine_compiled([s.name for s in seats] + list(also), paths, rules=rules.vector()):
-        return True, "rules compiled in (cached for this rule set and line-up)"
+        return True, "specialised engine: cached for these rules"
     if games is not None and games >= SPECIALISE_GAMES:
-        return True, f"rules compiled in: {games:,} games pay for compiling them (from {SPECIALISE_GAMES:,})"
-    return False, (f"general engine: fewer than {SPECIALISE_GAMES:,} games do not pay for compiling the rules in"
-                   if games is not None else "general engine: the run's length is not known in advance")
+        return True, f"specialised engine: {games:,} games pay its compile"
+    return False, (f"general engine: under {SPECIALISE_GAMES:,} games" if games is not None
+                   else "general engine: run length not known")
 
 
 class Runner:
