@@ -189,8 +189,9 @@ def main():
         matplotlib.use("Agg")
 
 
-def _progress(enabled: bool):
-    """A rich progress bar with games/s and ETA on stderr (a no-op when not wanted)."""
+def _progress(enabled: bool, engine: str | None = None):
+    """A rich progress bar with games/s and ETA on stderr (a no-op when not wanted); `engine` says which
+    engine plays and why."""
     if not enabled:
         return None, None
     from rich.console import Console
@@ -198,7 +199,8 @@ def _progress(enabled: bool):
     prog = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                     TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=Console(stderr=True),
                     transient=True)
-    task = prog.add_task("games", total=None, rate="compiling or loading the engine")
+    task = prog.add_task(f"games ({engine})" if engine else "games", total=None,
+                         rate="compiling or loading the engine")
     first: list = []
 
     def update(done, total):
@@ -242,7 +244,8 @@ def _with_progress(job, wanted: bool):
     """job.run(progress=...) with a progress bar when wanted and stderr is a terminal."""
     if hasattr(job, "compile_notice") and job.compile_notice is None:
         job.compile_notice = _compile_notice
-    prog, update = _progress(wanted and sys.stderr.isatty())
+    engine = job.engine_choice()[1] if hasattr(job, "engine_choice") and wanted and sys.stderr.isatty() else None
+    prog, update = _progress(wanted and sys.stderr.isatty(), engine)
     if prog is None:
         return job.run()
     if hasattr(job, "on_ready") and job.on_ready is None:
@@ -293,8 +296,11 @@ def _default_out(rules) -> Path:
 @click.option("--verify", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="Also replay every N-th game through the independent reference referee while running "
                    "(slow per verified game; 0: off).")
+@click.option("--engine", type=click.Choice(["auto", "general", "specialised"]), default=None,
+              help="auto (default, or DURAK_ENGINE): the rules compiled in when that engine is cached or the run "
+                   "is long enough to pay for compiling it, else the general engine. The games are the same.")
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
-        deals_per_series, chunk, out, no_save, records, resume, repair, as_json, quiet, verify):
+        deals_per_series, chunk, out, no_save, records, resume, repair, as_json, quiet, verify, engine):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
     from sim import api
     from sim.core.dispatch import StrategyError
@@ -316,7 +322,7 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
             exp = api.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
                                  max_games=max_games, rotate=rotate, chunk=chunk,
                                  deals_per_series=deals_per_series, paths=paths, records=records,
-                                 threads=threads or None, verify=verify,
+                                 threads=threads or None, verify=verify, engine=engine,
                                  out=None if no_save else (out or _default_out(rules)))
         try:
             _with_progress(exp, not quiet and not as_json)
@@ -803,27 +809,30 @@ def bench(games, threads, search_games, as_json):
                    "with aggregation, on all cores")
     for fam, n, strat in BENCH_CASES:
         rules = R.resolve(fam, n)
-        t0 = time.perf_counter()
-        runner = batch.Runner(rules, batch.make_lineup(rules, [strat]))
-        runner.play_raw(0, 0, 10)
-        compile_s = time.perf_counter() - t0
-        row = {"case": f"{fam} {n}p {strat}", "games": games, "compile_or_load_s": round(compile_s, 2)}
-        chunk = batch.DEFAULT_CHUNK
-        n_chunks = -(-games // chunk)
-        for th in sorted({1, threads}):
+        for specialised in (False, True):  # the general engine, then the one with the rules compiled in
             t0 = time.perf_counter()
-            with ThreadPoolExecutor(max_workers=th) as ex:  # the runner's chunks, without aggregation
-                list(ex.map(lambda k: runner.play_raw(12345, k * chunk, chunk), range(n_chunks)))
-            dt = time.perf_counter() - t0
-            row[f"core_{th}t_games_per_s"] = round(n_chunks * chunk / dt)
-        res = tasks.run(rules, [strat], games=games, seed=12345, threads=threads)
-        row["end_to_end_games_per_s"] = round(res.tally.games / res.seconds)
-        rows.append(row)
-        if not as_json:
-            cores = "  ".join(f"{row[f'core_{th}t_games_per_s']:>10,}/s on {th} thread{'s' if th > 1 else ''}"
-                              for th in sorted({1, threads}))
-            click.echo(f"{row['case']:<24} core {cores}   end-to-end {row['end_to_end_games_per_s']:>9,}/s   "
-                       f"compile/load {row['compile_or_load_s']} s")
+            runner = batch.Runner(rules, batch.make_lineup(rules, [strat]), specialised=specialised)
+            runner.warm()
+            compile_s = time.perf_counter() - t0
+            kind = "specialised" if specialised else "general"
+            row = {"case": f"{fam} {n}p {strat}", "engine": kind, "games": games,
+                   "compile_or_load_s": round(compile_s, 2)}
+            chunk = batch.DEFAULT_CHUNK
+            n_chunks = -(-games // chunk)
+            for th in sorted({1, threads}):
+                t0 = time.perf_counter()
+                with ThreadPoolExecutor(max_workers=th) as ex:  # the runner's chunks, without aggregation
+                    list(ex.map(lambda k: runner.play_raw(12345, k * chunk, chunk), range(n_chunks)))
+                dt = time.perf_counter() - t0
+                row[f"core_{th}t_games_per_s"] = round(n_chunks * chunk / dt)
+            res = tasks.run(rules, [strat], games=games, seed=12345, threads=threads, engine=kind)
+            row["end_to_end_games_per_s"] = round(res.tally.games / res.seconds)
+            rows.append(row)
+            if not as_json:
+                cores = "  ".join(f"{row[f'core_{th}t_games_per_s']:>10,}/s on {th} thread{'s' if th > 1 else ''}"
+                                  for th in sorted({1, threads}))
+                click.echo(f"{row['case']:<24} {kind:<11} core {cores}   end-to-end "
+                           f"{row['end_to_end_games_per_s']:>9,}/s   compile/load {row['compile_or_load_s']} s")
     plug = _bench_plugin(games)
     if plug and not as_json:
         click.echo(f"plug-in strategy from a user folder (greedy's code as {plug['strategy']}): "

@@ -58,6 +58,48 @@ def _check_config(job):
     return out
 
 
+def _check_specialised(job):
+    """One configuration on both engines: the record rows of `random` and `greedy` line-ups must be the same
+    bit for bit on the engine with the rules compiled in as on the general one; every `trace_every`-th series
+    of the specialised engine is walked by the referee (seat, kind and legality of every answer)."""
+    idx, seed, per_config, trace_every, walks = job
+    from core_adapter import check_trace
+    from rulegen import random_config
+
+    from sim.core import layout as L
+    from sim.core import rules as R
+    from sim.experiments import batch
+    rnd = random.Random(seed * 7919 + idx)
+    family, n, toggles, dps = random_config(rnd)
+    rules = R.resolve(family, n, toggles)
+    out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
+           "config": (family, n, toggles, dps), "differ": 0}
+    try:
+        for names in (["random"], ["greedy"], ["greedy", "random"] * 3):
+            seats = batch.make_lineup(rules, names[:n])
+            general = batch.Runner(rules, seats, also=("greedy", "random"))
+            special = batch.Runner(rules, seats, also=("greedy", "random"), specialised=True)
+            series = max(1, per_config // 3 // dps)
+            for s0 in range(0, series, 1 << 14):
+                k = min(1 << 14, series - s0)
+                a = general.play_raw(seed + idx, s0, k, dps)
+                b = special.play_raw(seed + idx, s0, k, dps)
+                out["games"] += len(b)
+                out["differ"] += int((a != b).any(axis=1).sum())
+                out["invariant"] += int(b[:, L.F_INVARIANT].sum())
+                out["errors"] += int((b[:, L.F_ERROR] != 0).sum())
+            for s in range(0, series, trace_every):
+                for tr in special.trace(seed + idx, s, dps):
+                    check_trace(tr)
+                    out["traced"] += 1
+    except Exception as e:  # a disagreement: report it with the configuration
+        out["problem"] = f"{type(e).__name__}: {e}"
+    if out["invariant"] or out["errors"] or out["differ"]:
+        out["problem"] = out["problem"] or (f"{out['differ']} games differ between the engines, {out['invariant']} "
+                                            f"invariant violations, {out['errors']} illegal moves")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=100_000)
@@ -66,27 +108,33 @@ def main():
     ap.add_argument("--walks", type=int, default=4)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=20261130)
+    ap.add_argument("--specialised", action="store_true",
+                    help="Compare the engine with the rules compiled in against the general one, game by game "
+                         "(a compile per configuration: give a large --per-config).")
     a = ap.parse_args()
     n_configs = -(-a.games // a.per_config)
     jobs = [(i, a.seed, a.per_config, a.trace_every, a.walks) for i in range(n_configs)]
-    tot = {"configs": 0, "games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0}
+    tot = {"configs": 0, "games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0,
+           "differ": 0}
+    check = _check_specialised if a.specialised else _check_config
     t0 = time.time()
     bad = []
     with mp.get_context("spawn").Pool(a.workers) as pool:
-        for r in pool.imap_unordered(_check_config, jobs):
+        for r in pool.imap_unordered(check, jobs):
             tot["configs"] += 1
-            for k in ("games", "invariant", "errors", "traced", "walked", "decisions"):
-                tot[k] += r[k]
+            for k in ("games", "invariant", "errors", "traced", "walked", "decisions", "differ"):
+                tot[k] += r.get(k, 0)
             if r["problem"]:
                 bad.append(r)
                 print(f"DISAGREEMENT in {r['config']}: {r['problem']}", flush=True)
-            if tot["configs"] % 50 == 0:
+            if tot["configs"] % (1 if a.specialised else 50) == 0:
                 print(f"{tot['configs']}/{n_configs} configurations, {tot['games']:,} games, "
                       f"{time.time() - t0:.0f} s", flush=True)
     print(f"soak: {tot['configs']} random rule configurations, {tot['games']:,} games checked by the core's "
           f"invariants ({tot['invariant']} violations, {tot['errors']} illegal moves); {tot['traced']:,} deals "
           f"walked by the referee action by action; {tot['walked']:,} deals ({tot['decisions']:,} decisions) "
-          f"compared on the whole legal set; disagreements: {len(bad)}; {time.time() - t0:.0f} s")
+          f"compared on the whole legal set; {tot['differ']} games differing between the general and the "
+          f"specialised engine; disagreements: {len(bad)}; {time.time() - t0:.0f} s")
     return 1 if bad else 0
 
 

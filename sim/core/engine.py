@@ -18,6 +18,8 @@ from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.lib import mix64, rng_below, seed_stream
 from sim.core.rules import R_NPLAYERS, R_TWO_PACKS
 
+CHECKED = True  # test every answer with option_ok (sim.core.dispatch writes False for a trusted line-up)
+
 # --- DISPATCH BEGIN ---
 
 
@@ -43,7 +45,7 @@ def _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, two)
         status[1] = seat
         status[2] += 1
         a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
-        if not apply_packs(rv, ws, rec, a, trace, tn, tracing, two):
+        if not apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):
             return
 
 

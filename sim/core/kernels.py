@@ -634,18 +634,20 @@ def advance(rv, ws, rec, trace, tn, tracing):
 
 # ---- applying an answer -----------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def apply_packs(rv, ws, rec, a, trace, tn, tracing, two):
+def apply_packs(rv, ws, rec, a, trace, tn, tracing, two, checked):
     """Play answer `a` to the pending decision and advance to the next one. An illegal answer
     stops the deal with the error in `rec` and returns False. `two` (two packs, VAR-BD1) is a constant
     at every call: the answers that move cards then play out one copy (RUL-83), and the branch not taken
-    is compiled away, so one pack pays nothing for two."""
+    is compiled away, so one pack pays nothing for two. `checked` (a constant too): test the answer with
+    option_ok first; only an engine whose strategies are all the library's, which answer from the legal
+    mask the core computed, leaves it out."""
     kind = ws[O_KIND]
     seat = ws[O_ACTOR]
     if kind < 0:
         return False
     if two:
         ws[O_HAND2] = ws[S_HANDS2 + seat]  # the attack's twin test reads the actor's twins
-    if not option_ok(ws, kind, ws[S_LEGAL], a):
+    if checked and not option_ok(ws, kind, ws[S_LEGAL], a):
         fail(ws, rec, seat, kind, a)
         return False
     if rv[R_BOUT_RULE] != 0:  # chain beating: `advance` plays the answer (sim/core/chain.py)
@@ -700,7 +702,7 @@ def apply_packs(rv, ws, rec, a, trace, tn, tracing, two):
 @njit(cache=True, _nrt=False, inline="always")
 def apply(rv, ws, rec, a, trace, tn, tracing):
     """`apply_packs` with one pack: the batch engine's hot loop (two-pack deals have a loop of their own)."""
-    return apply_packs(rv, ws, rec, a, trace, tn, tracing, False)
+    return apply_packs(rv, ws, rec, a, trace, tn, tracing, False, True)
 
 
 @njit(cache=True, _nrt=False)
@@ -708,8 +710,8 @@ def apply_any(rv, ws, rec, a, trace, tn, tracing):
     """`apply_packs` for every rule set, one pack or two (VAR-BD1): for the drivers that may meet either
     (the machine, hints, rollout)."""
     if rv[R_TWO_PACKS] != 0:
-        return apply_packs(rv, ws, rec, a, trace, tn, tracing, True)
-    return apply_packs(rv, ws, rec, a, trace, tn, tracing, False)
+        return apply_packs(rv, ws, rec, a, trace, tn, tracing, True, True)
+    return apply_packs(rv, ws, rec, a, trace, tn, tracing, False, True)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -8,7 +8,9 @@ small ``@njit(inline='always')`` function or a named constant; the observation l
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core.extending import intrinsic
 
 
 FULL = np.int64((1 << 36) - 1)
@@ -41,18 +43,40 @@ from sim.core.rules import R_TWO_PACKS  # noqa: E402
 from sim.core.rules import R_POKER_EXACT  # noqa: E402
 
 
+@intrinsic
+def _ctpop(typingctx, x):
+    """LLVM's population count (one POPCNT instruction where the CPU has it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.ctpop(context.cast(builder, args[0], sig.args[0], types.int64))
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's count of trailing zeros, 64 for 0 (one TZCNT instruction where the CPU has it)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.cttz(v, ir.Constant(ir.IntType(1), 0))
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True, _nrt=False)
 def popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
+    """Cards in a mask (masks are never negative)."""
+    return _ctpop(x)
 
 
 @njit(cache=True, _nrt=False)
 def lowest(x):
-    """Index of the lowest card in a non-empty mask: lowest rank, suit order C<D<H<S."""
-    return DB_TABLE[(((x & -x) * DEBRUIJN) >> 58) & 63]
+    """Index of the lowest card in a non-empty mask: lowest rank, suit order C<D<H<S (0 for an empty mask,
+    as the De Bruijn table this replaced gave)."""
+    return _cttz(x) & 63
 
 
 @njit(cache=True, _nrt=False)

@@ -19,6 +19,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from numba import njit
+
 from sim.core import dispatch
 from sim.core import layout as E
 from sim.core.layout import O_SIZE, STATE_SIZE
@@ -213,6 +215,15 @@ class Tally:
         self.points += done["points"][:, :n].sum(axis=0)
         self.pogony += done["pogony"][:, :n].sum(axis=0)
 
+    def add_raw(self, raw: np.ndarray):
+        """`add` straight from the core's int64 rows (no record array): the same counts, in compiled code,
+        for the runs that keep no per-game records."""
+        sc = np.zeros(len(self._SCALAR_FIELDS), dtype=np.int64)
+        _tally_raw(raw, self.n, sc, self.escaped, self.drew, self.fool, self.taken, self.places, self.drew_places,
+                   self.bouts_hist, self.score_won, self.points, self.pogony)
+        for f, v in zip(self._SCALAR_FIELDS, sc):
+            setattr(self, f, getattr(self, f) + int(v))
+
     def merge(self, other: "Tally"):
         for f in self._SCALAR_FIELDS:
             setattr(self, f, getattr(self, f) + getattr(other, f))
@@ -242,6 +253,55 @@ class Tally:
         for f, v in zip(cls._SCALAR_FIELDS, d["scalars"]):
             setattr(t, f, int(v))
         return t
+
+
+@njit(cache=True, _nrt=False)
+def _tally_raw(raw, n, sc, escaped, drew, fool, taken, places, drew_places, bouts_hist, score_won, points, pogony):
+    """Tally.add over raw rows: sc gets the scalar counts in Tally._SCALAR_FIELDS order, the arrays are added to."""
+    for g in range(raw.shape[0]):
+        r = raw[g]
+        sc[0] += 1
+        sc[8] += r[E.F_INVARIANT]
+        if r[E.F_UNFINISHED] != 0:
+            sc[1] += 1
+            continue
+        sc[2] += r[E.F_DRAW] != 0
+        sc[3] += r[E.F_BOUTS]
+        fa = r[E.F_FIRST_ATTACKER]
+        sc[4] += r[E.F_OUTCOME + fa] == 2
+        ex = r[E.F_EXCHANGE_SEAT]
+        if ex >= 0:
+            sc[5] += 1
+            sc[6] += r[E.F_OUTCOME + ex] == 2
+        sc[7] += r[E.F_TRANSFERS]
+        b = r[E.F_BOUTS]
+        if 0 <= b <= E.MAX_BOUTS:
+            bouts_hist[b] += 1
+        sw = r[E.F_SCORE_WIN]
+        fool_won = False
+        for s in range(n):
+            o = r[E.F_OUTCOME + s]
+            if o == 0:
+                escaped[s] += 1
+            elif o == 1:
+                drew[s] += 1
+            elif o == 2:
+                fool[s] += 1
+            taken[s] += r[E.F_TAKEN + s]
+            p = r[E.F_PLACE + s]
+            if 0 <= p <= n:
+                places[s, p] += 1
+                if o == 1:
+                    drew_places[s, p] += 1
+            if (sw >> s) & 1:
+                score_won[s] += 1
+                if o == 2:
+                    fool_won = True
+            points[s] += r[E.F_POINTS + s]
+            pogony[s] += r[E.F_POGONY + s]
+        sc[9] += sw != 0
+        sc[10] += r[E.F_SCORE_TIE] != 0
+        sc[11] += fool_won
 
 
 class StrategyFailedError(IllegalMoveError):
@@ -307,17 +367,48 @@ def _first_reason(msg: str) -> str:
     return (lines[0] if lines else msg.strip())[:200]
 
 
+_BUFFERS = threading.local()  # Runner.play_raw(reuse=True): one record buffer per thread
+
+ENGINES = ("auto", "general", "specialised")
+SPECIALISE_GAMES = 30_000_000  # from this many games a run compiles the rules in: at about 1.2 us a game saved
+# against a compile of 30 to 100 s, the compile pays for itself
+
+
+def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[bool, str]:
+    """(specialised?, why) for a run of `games` games (None: not known in advance, e.g. a precision target).
+
+    `engine` (default: DURAK_ENGINE, else auto): general, specialised, or auto: the engine with the rules
+    compiled in when it is compiled already or the run is long enough to pay for compiling it (it is about
+    twice as fast and gives the same games bit for bit); else the general engine, shared by every rule set,
+    for quick runs."""
+    engine = engine or os.environ.get("DURAK_ENGINE") or "auto"
+    if engine not in ENGINES:
+        raise ExperimentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine != "auto":
+        return engine == "specialised", f"{engine} engine, as asked"
+    if dispatch.engine_compiled([s.name for s in seats] + list(also), paths, rules=rules.vector()):
+        return True, "specialised engine: cached for these rules"
+    if games is not None and games >= SPECIALISE_GAMES:
+        return True, f"specialised engine: {games:,} games pay its compile"
+    return False, (f"general engine: under {SPECIALISE_GAMES:,} games" if games is not None
+                   else "general engine: run length not known")
+
+
 class Runner:
     """A compiled engine bound to rules and a line-up; plays chunks and traces."""
 
-    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=()):
-        """`also`: more strategy names to compile into the same engine (to share it across line-ups)."""
+    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=(), specialised: bool = False):
+        """`also`: more strategy names to compile into the same engine (to share it across line-ups).
+        `specialised`: the engine with these rules compiled in (faster, compiled per rule set) instead of the
+        general one (see dispatch.engine_for); the games are the same bit for bit."""
         self.rules = rules
         self.seats = seats
         self.paths = tuple(str(p) for p in paths)
-        self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths)
         self.rv = rules.vector()
         self._warm = False  # play_batch compiled or loaded (warm)
+        self.specialised = specialised
+        self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths,
+                                                 rules=self.rv if specialised else None)
         self.sids = np.zeros(6, dtype=np.int64)
         # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
         self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
@@ -401,20 +492,29 @@ class Runner:
                 return f"strategy {files[path]!r} {what} ({path}, line {line})"
         return "the engine does not compile: " + _first_reason(msg)
 
-    def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
-        """The raw records of series series0.. of a seed. The first call compiles the engine (or loads
-        it) under dispatch's lock, so that processes and threads wanting it at once compile it once."""
+    def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1, reuse: bool = False) -> np.ndarray:
+        """The record rows of series series0.. (raises on an illegal move). `reuse`: into this thread's buffer,
+        overwritten by its next call (the core clears every row it plays; a chunk's fresh 8 MB cost more
+        in page faults than its games' tally). The first call compiles the engine (or loads it) under
+        dispatch's lock, so that processes and threads wanting it at once compile it once."""
         if self._warm or dispatch.is_compiled(self.engine):
             self._warm = True
-            return self._play_raw(seed, series0, n_series, deals)
+            return self._play_raw(seed, series0, n_series, deals, reuse)
         with dispatch.compile_lock(self.engine):
-            raw = self._play_raw(seed, series0, n_series, deals)
+            raw = self._play_raw(seed, series0, n_series, deals, reuse)
             dispatch.mark_compiled(self.engine)
         self._warm = True
         return raw
 
-    def _play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1) -> np.ndarray:
-        raw = np.zeros((n_series * deals, E.F_SIZE), dtype=np.int64)
+    def _play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1, reuse: bool = False) -> np.ndarray:
+        rows = n_series * deals
+        if reuse:
+            buf = getattr(_BUFFERS, "raw", None)
+            if buf is None or len(buf) < rows:
+                buf = _BUFFERS.raw = np.zeros((rows, E.F_SIZE), dtype=np.int64)
+            raw = buf[:rows]
+        else:
+            raw = np.zeros((rows, E.F_SIZE), dtype=np.int64)
         ws, obs = self._state()
         self._call(self.engine.play_batch, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
                    np.int64(series0), np.int64(n_series), np.int64(deals), raw)

@@ -50,6 +50,7 @@ class Comparison:
     out: Path | None = None
     seed_b: int | None = None  # None: arm B plays the same deals (paired); else independent deals
     paths: tuple = ()  # folders of user strategies
+    engine: str | None = None  # auto, general or specialised (batch.engine_choice), for both arms alike
     names: list = field(init=False)
     sums: PairedSums = field(init=False)
     seconds: float = field(init=False, default=0.0)
@@ -70,10 +71,16 @@ class Comparison:
         # role k (the k-th strategy of a line-up) sits at seat (k + r) % n in rotation r, in both arms
         uniform = len({x.label for x in self.a.seats}) == 1 and len({x.label for x in self.b.seats}) == 1
         shifts = list(range(n)) if self.rotate and not uniform else [0]
-        both = [x.name for x in self.a.seats + self.b.seats]  # one engine serves both arms
-        Runner(self.a.rules, self.a.seats, self.paths, also=both).play_raw(self.seed, 0, 1)  # compile or load first
-        pairs = [(tasks.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both),
-                  tasks.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both)) for r in shifts]
+        both = [x.name for x in self.a.seats + self.b.seats]  # one general engine serves both arms
+        # the engine with the rules compiled in is one per rule set: when both arms' are cached or the run pays
+        # for compiling them (batch.engine_choice), each arm plays on its own; else both on the general one
+        specialised = all(batch.engine_choice(arm.rules, arm.seats, self.games, self.paths, both, self.engine)[0]
+                          for arm in (self.a, self.b))
+        for arm in ((self.a, self.b) if specialised else (self.a,)):  # compile or load first
+            Runner(arm.rules, arm.seats, self.paths, also=both, specialised=specialised).play_raw(self.seed, 0, 1)
+        pairs = [(tasks.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both, specialised),
+                  tasks.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both, specialised))
+                 for r in shifts]
         per_rot = -(-self.games // len(pairs))
         seed_b = self.seed if self.seed_b is None else self.seed_b
         # chunks run as tasks on the active backend (threads here, or a Dask cluster: backends.use); each

@@ -119,7 +119,8 @@ class _ChunkJobs:
 
     def __init__(self, exp, threads: int | None = None):
         self.exp = exp
-        self.lineups = [tasks.lineup(exp.rules, lu, exp.paths, exp.also) for lu in exp.lineups]
+        specialised = exp.engine_choice()[0]
+        self.lineups = [tasks.lineup(exp.rules, lu, exp.paths, exp.also, specialised) for lu in exp.lineups]
         self.pool = backends.pool(threads)
         self.pool.warm(tasks.warm, self.lineups)
         self.width = self.pool.width
@@ -167,6 +168,7 @@ class Experiment:
     threads: int | None = None
     also: tuple = ()  # more strategy names for the same compiled engine (see batch.Runner)
     verify: int = 0  # replay every verify-th series through the reference referee while running (0: none)
+    engine: str | None = None  # auto, general or specialised (batch.engine_choice; default DURAK_ENGINE or auto)
     compile_notice: object = field(default=None, repr=False)  # context manager shown while compiling (CLI)
     on_ready: object = field(default=None, repr=False)  # called with the games played once the engine is loaded
     lineups: list = field(init=False)
@@ -331,6 +333,13 @@ class Experiment:
         return [p.name for p, _ in bad]
 
     # ---- running -----------------------------------------------------------------------
+    def engine_choice(self) -> tuple[bool, str]:
+        """(specialised?, why): the engine this run plays on (batch.engine_choice), decided once."""
+        if getattr(self, "_engine_choice", None) is None:
+            self._engine_choice = batch.engine_choice(self.rules, self.lineups[0], self.games, self.paths, self.also,
+                                                      self.engine)
+        return self._engine_choice
+
     def run(self, progress=None) -> "Experiment":
         """Play until the game count or the precision is reached. `progress(games, total|None)`.
         SIGTERM (a plain `kill`) is treated like Ctrl-C: metadata.json then says `interrupted`."""
@@ -348,7 +357,9 @@ class Experiment:
 
     def _run(self, progress=None) -> "Experiment":
         # compile or load the engine first (every rotation shares it): games/s excludes it
-        Runner(self.rules, self.lineups[0], self.paths, also=self.also).warm(self.compile_notice)
+        specialised, _ = self.engine_choice()
+        Runner(self.rules, self.lineups[0], self.paths, also=self.also, specialised=specialised).warm(
+            self.compile_notice)
         # chunks run as tasks on the active backend: threads here, or a Dask cluster (backends.use)
         jobs = _ChunkJobs(self, self.threads)
         threads = jobs.width

@@ -26,7 +26,7 @@ from sim.core import dispatch
 from sim.core.records import to_records
 from sim.core.rules import Rules
 from sim.experiments import backends
-from sim.experiments.batch import DEFAULT_CHUNK, ExperimentError, Runner, Tally, make_lineup
+from sim.experiments.batch import DEFAULT_CHUNK, ExperimentError, Runner, Tally, engine_choice, make_lineup
 from sim.experiments.paired import PairedSums, metric_matrix
 
 
@@ -64,14 +64,15 @@ class Lineup:
     seats: tuple  # batch.Seat
     also: tuple = ()
     folders: tuple = ()  # StrategyFolder, in --strategy-path order
+    specialised: bool = False  # play on the engine with the rules compiled in (batch.engine_choice)
 
     def key(self) -> tuple:
         return (self.rules.family, self.rules.num_players, tuple(sorted(self.rules.toggles.items())), self.seats,
-                tuple(self.also), tuple(f.digest for f in self.folders))
+                tuple(self.also), tuple(f.digest for f in self.folders), self.specialised)
 
 
-def lineup(rules: Rules, seats, paths=(), also=()) -> Lineup:
-    return Lineup(rules, tuple(seats), tuple(also), tuple(pack_folder(p) for p in paths))
+def lineup(rules: Rules, seats, paths=(), also=(), specialised: bool = False) -> Lineup:
+    return Lineup(rules, tuple(seats), tuple(also), tuple(pack_folder(p) for p in paths), specialised)
 
 
 def _local_folder(f: StrategyFolder) -> str:
@@ -108,7 +109,7 @@ def runner_for(lu: Lineup):
             r = _RUNNERS.get(key)
             if r is None:
                 local = tuple(_local_folder(f) for f in lu.folders)
-                r = Runner(lu.rules, list(lu.seats), local, also=lu.also)
+                r = Runner(lu.rules, list(lu.seats), local, also=lu.also, specialised=lu.specialised)
                 r._shown_paths = {lo: f.given for lo, f in zip(local, lu.folders) if lo != f.given}
                 if len(_RUNNERS) > 256:
                     _RUNNERS.clear()
@@ -152,9 +153,10 @@ def play_chunk(task: Chunk) -> dict:
     """Run one chunk (on any worker): {"tally": Tally arrays, "records": records or None, "verified": int}."""
     runner = runner_for(task.lineup)
     with _user_paths(runner):
-        recs = to_records(runner.play_raw(task.seed, task.series0, task.n_series, task.deals))
+        raw = runner.play_raw(task.seed, task.series0, task.n_series, task.deals, reuse=True)
         t = Tally(task.lineup.rules.num_players)
-        t.add(recs)
+        t.add_raw(raw)  # in compiled code: the record array is built only when it is sent back
+        recs = to_records(raw) if task.records else None
         verified = _verify(runner, task) if task.verify else 0
     return {"tally": t.to_arrays(), "records": recs if task.records else None, "verified": verified}
 
@@ -229,15 +231,19 @@ class RunResult:
 
 
 def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0, threads: int | None = None,
-        chunk: int = DEFAULT_CHUNK, deals_per_series: int = 1, paths=(), progress=None, executor=None) -> RunResult:
+        chunk: int = DEFAULT_CHUNK, deals_per_series: int = 1, paths=(), progress=None, executor=None,
+        engine: str | None = None) -> RunResult:
     """Play `games` deals and return the tally. `progress(done_games)` is called after every chunk.
 
     Chunks run as tasks (play_chunk) on the active backend (threads unless inside backends.use(...)),
-    or on `executor`: anything with submit(fn, arg), e.g. a distributed.Client."""
+    or on `executor`: anything with submit(fn, arg), e.g. a distributed.Client. `engine`: see
+    batch.engine_choice (the result is the same on either engine)."""
     seats = make_lineup(rules, strategies, paths)
-    Runner(rules, seats, paths)  # compile or load here: a strategy that does not compile fails with its message
+    specialised, why = engine_choice(rules, seats, games, paths, engine=engine)
+    # compile or load here: a strategy that does not compile fails with its message
+    Runner(rules, seats, paths, specialised=specialised)
     n_series = -(-games // deals_per_series)
-    lu = lineup(rules, seats, paths)
+    lu = lineup(rules, seats, paths, specialised=specialised)
     chunks = (Chunk(lu, seed, s0, min(chunk, n_series - s0), deals_per_series)
              for s0 in range(0, n_series, chunk))
     tally = Tally(rules.num_players)
@@ -251,4 +257,5 @@ def run(rules: Rules, strategies=("greedy",), games: int = 10000, seed: int = 0,
                 progress(tally.games)
     finally:
         pool.close()
-    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, pool.threads)
+    return RunResult(rules, seats, seed, games, deals_per_series, tally, time.perf_counter() - t0, pool.threads,
+                     {"engine": why})
