@@ -159,6 +159,9 @@ class DurakGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt, SystemExit):
             raise
+        except BrokenPipeError:  # `durak ... | head`: the reader has gone, nothing to say
+            sys.stderr.close()
+            raise SystemExit(0) from None
         except (R.RulesError, StrategyError, RefereeError, ValueError, OSError, RuntimeError) as e:
             if os.environ.get("DURAK_DEBUG"):
                 raise
@@ -927,10 +930,13 @@ def _bench_search(games: int, threads: int) -> dict:
               help="Sampled deals per action: fast (200), normal (1000), deep (4000), or a number.")
 @click.option("--playout", type=click.Choice(["expert", "greedy"]), default="expert", show_default=True,
               help="Policy that plays every seat to the end of each sampled deal.")
-@click.option("--seed", default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--id", "only", default=None, help="With a file of several examples: only this id.")
+@click.option("--open", "open_hands", is_flag=True,
+              help="Use the other hands the file lists as known (open cards); by default the player to act sees "
+                   "only its own hand, and the others are sampled.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (a list for several positions).")
-def hint(file, budget, playout, seed, only, as_json):
+def hint(file, budget, playout, seed, only, open_hands, as_json):
     """Every legal action at a position with the fool probability of the player to act.
 
     FILE is a position in the judge's format (docs/positions.md; an `examples` list is answered
@@ -943,16 +949,14 @@ def hint(file, budget, playout, seed, only, as_json):
         samples = H.BUDGETS[budget] if budget in H.BUDGETS else int(budget)
     except ValueError:
         raise Fail(f"--budget must be fast, normal, deep or a number, not {budget!r}") from None
-    doc = json.loads(file.read_text())
-    docs = doc["examples"] if isinstance(doc, dict) and "examples" in doc else [doc]
-    if only:
-        docs = [d for d in docs if d.get("id") == only]
-        if not docs:
-            raise Fail(f"no position with id {only!r} in {file}")
+    try:
+        docs = H.read_requests(file, only)
+    except H.HintError as e:
+        raise Fail(str(e)) from None
     out = []
     for d in docs:
         try:
-            res = H.hint(d, samples=samples, playout=1 if playout == "expert" else 0, seed=seed)
+            res = H.hint(d, samples=samples, playout=1 if playout == "expert" else 0, seed=seed, open_hands=open_hands)
         except (ValueError, KeyError, R.RulesError) as e:
             if len(docs) == 1:
                 raise Fail(f"{d.get('id', file)}: {e}") from None
@@ -968,14 +972,17 @@ def hint(file, budget, playout, seed, only, as_json):
 
 @main.command()
 @click.option("--rules", "preset", default="podkidnoy", show_default=True, help="Rules preset.")
-@click.option("--players", default=2, show_default=True, help="Number of players, 2 to 6.")
+@click.option("--players", type=PLAYERS, default=2, show_default=True, help="Number of players, 2 to 6.")
 @click.option("--toggle", "toggles", multiple=True, metavar="NAME=VALUE", help="House rule (repeatable).")
-@click.option("--seat", default=0, show_default=True, help="Your seat (0..players-1).")
+@click.option("--seat", type=Whole(0, 5, "a seat from 0 to players-1"), default=0, show_default=True,
+              help="Your seat (0..players-1).")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
               help="The other seats' strategy: once for all, or once per other seat in seat order [default: expert].")
-@click.option("--seed", default=1, show_default=True, help="The same seed deals the same cards.")
-@click.option("--games", default=1, show_default=True, help="Deals to play (seeds seed, seed+1, ...).")
-@click.option("--hint-budget", default=300, show_default=True, help="Sampled deals per move for '?'.")
+@click.option("--seed", type=SEED, default=1, show_default=True, help="The same seed deals the same cards.")
+@click.option("--games", type=Whole(1, 1000), default=1, show_default=True,
+              help="Deals to play (seeds seed, seed+1, ...).")
+@click.option("--hint-budget", type=Whole(1, 100_000), default=300, show_default=True,
+              help="Sampled deals per move for '?'.")
 @click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters C D H S instead of symbols.")
 def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, ascii_only):
     """Play deals in the terminal against library strategies: moves are numbered, '?' asks for a hint."""
@@ -983,7 +990,7 @@ def play(preset, players, toggles, seat, strategies, seed, games, hint_budget, a
     from sim.experiments.batch import LineupError
     rules = _rules(preset, players, toggles)
     if not 0 <= seat < players:
-        raise Fail(f"--seat must be 0..{players - 1}")
+        raise Fail(f"--seat {seat} is out of range: with {players} players your seat is 0 to {players - 1}")
     try:
         P.run(rules, seat, list(strategies) or ["expert"], seed, games, ascii_only, hint_samples=hint_budget)
     except (ValueError, LineupError) as e:

@@ -325,16 +325,17 @@ class Runner:
             for j, (_, v) in enumerate(s.params):
                 self.params[i, j] = v
 
-    def warm(self, notice=None):
+    def warm(self, notice=None, seed: int = 0):
         """Compile the engine, or load it from the cache, before timing anything. `notice(text)` is a
-        context manager shown while compiling (the first use of a line-up; cached afterwards)."""
+        context manager shown while compiling (the first use of a line-up; cached afterwards). The trial game
+        is game 0 of the run's `seed`, so a strategy that fails in it is reported with the run's seed."""
         if notice is None or dispatch.is_compiled(self.engine):
-            self.play_raw(0, 0, 1)
+            self.play_raw(seed, 0, 1)
         else:
             names = ", ".join(sorted({s.name for s in self.seats}))
             with notice(f"compiling the engine for {names} (first use of this line-up or of an edited "
                         f"strategy; cached afterwards)"):
-                self.play_raw(0, 0, 1)
+                self.play_raw(seed, 0, 1)
         dispatch.mark_compiled(self.engine)
 
     @staticmethod

@@ -348,7 +348,7 @@ class Experiment:
 
     def _run(self, progress=None) -> "Experiment":
         # compile or load the engine first (every rotation shares it): games/s excludes it
-        Runner(self.rules, self.lineups[0], self.paths, also=self.also).warm(self.compile_notice)
+        Runner(self.rules, self.lineups[0], self.paths, also=self.also).warm(self.compile_notice, self.seed)
         # chunks run as tasks on the active backend: threads here, or a Dask cluster (backends.use)
         jobs = _ChunkJobs(self, self.threads)
         threads = jobs.width
