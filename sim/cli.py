@@ -149,12 +149,17 @@ def _message(e: BaseException) -> str:
     return text
 
 
+def _loaded_errors() -> tuple:
+    """The project's error types of the modules this command loaded: a command that never imported the referee
+    cannot raise its errors, so the error path imports nothing (importing it would cost every command)."""
+    where = (("sim.core.dispatch", "StrategyError"), ("sim.referee.game", "RefereeError"))
+    return tuple(getattr(sys.modules[m], name) for m, name in where if m in sys.modules)
+
+
 class DurakGroup(click.Group):
     """The one error path of every command: expected problems become a one-line `Error: ...`."""
 
     def invoke(self, ctx):
-        from sim.core.dispatch import StrategyError
-        from sim.referee.game import RefereeError
         try:
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort, KeyboardInterrupt, SystemExit):
@@ -162,7 +167,7 @@ class DurakGroup(click.Group):
         except BrokenPipeError:  # `durak ... | head`: the reader has gone, nothing to say
             sys.stderr.close()
             raise SystemExit(0) from None
-        except (R.RulesError, StrategyError, RefereeError, ValueError, OSError, RuntimeError) as e:
+        except (R.RulesError, ValueError, OSError, RuntimeError, *_loaded_errors()) as e:
             if os.environ.get("DURAK_DEBUG"):
                 raise
             raise Fail(_message(e)) from None
@@ -186,10 +191,13 @@ def main():
     from sim.experiments.batch import arm_watchdog
     arm_watchdog()
     # The command line only writes plot files: pick the file backend here, never in library code (a notebook
-    # keeps Jupyter's inline backend). Respect a backend the user chose with MPLBACKEND.
+    # keeps Jupyter's inline backend). Respect a backend the user chose with MPLBACKEND. Through the environment,
+    # which matplotlib reads when it is imported: a command that draws nothing does not import it.
     if not os.environ.get("MPLBACKEND"):
-        import matplotlib
-        matplotlib.use("Agg")
+        if "matplotlib" in sys.modules:
+            sys.modules["matplotlib"].use("Agg")
+        else:
+            os.environ["MPLBACKEND"] = "Agg"
 
 
 def _progress(enabled: bool):
@@ -449,12 +457,14 @@ def _compare_panel(preset, players, toggles, a_toggles, b_toggles, a_rules, b_ru
         root.mkdir(parents=True, exist_ok=True)
         (root / "panel.md").write_text(f"# Across the panel\n\n{summary}\n")
     if as_json:
-        click.echo(json.dumps({"panel": summary, "verdicts": {n: c.verdict(metric) for n, c in results.items()}},
-                              indent=1, default=str))
+        click.echo(json.dumps({"panel": summary, "verdicts": {n: c.verdict(metric) for n, c in results.items()},
+                               "out": None if no_save else str(root)}, indent=1, default=str))
         return
     for name, c in results.items():
         click.echo(f"## Played by {name} in every seat\n\n{c.verdict(metric)}\n")
     click.echo(f"## Across the panel\n\n{summary}")
+    if not no_save:
+        click.echo(f"\nresults, metadata and plots (one folder per panel strategy, panel.md): {root}")
 
 
 @main.command()
@@ -496,7 +506,8 @@ def tournament(preset, players, toggles, strategies, paths, games, seed, threads
         t.heatmap(folder / "heatmap.png")
         (folder / "metadata.json").write_text(json.dumps(
             {"family": rules.family, "players": rules.num_players, "toggles": rules.toggles,
-             "strategies": list(strategies), "games_per_pair": games, "seed": seed}, indent=1, default=str))
+             "strategies": list(strategies), "games_per_pair": games, "seed": seed,
+             "provenance": t.provenance()}, indent=1, default=str))
     if as_json:
         click.echo(json.dumps({"ranking": t.ranking().reset_index().to_dict(orient="records"),
                                "pairs": t.head_to_head().to_dict(orient="records"),
@@ -599,7 +610,10 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
 
 @main.command()
 @_backend_options
-@click.argument("name")
+@click.argument("name", required=False)
+@click.option("--check", "check_only", is_flag=True,
+              help="Play nothing: name every settled answer (in results/, or --out DIR) whose inputs changed since "
+                   "it was made (its question, a preset, or the play of a line-up it used); exit 1 if any did.")
 @click.option("--scale", type=Real(0, 1, "a fraction above 0 and at most 1, e.g. 0.01"), default=1.0,
               show_default=True, help="Shrink every experiment (e.g. 0.01 for a quick look).")
 @click.option("--seed", type=SEED, default=2026, show_default=True)
@@ -614,11 +628,19 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
 @click.option("--question-path", "paths", multiple=True, type=click.Path(file_okay=False),
               help="A folder of your own question files, besides the library's questions/ (repeatable; "
                    "README.md, \"Your own question\").")
-def settle(name, scale, seed, threads, out, write_results, panel, paths):
+@click.option("--strategy-path", "strategy_paths", multiple=True, type=click.Path(file_okay=False, exists=True),
+              help="A folder of your own strategy files the --panel may name.")
+def settle(name, check_only, scale, seed, threads, out, write_results, panel, paths, strategy_paths):
     """Regenerate a settled argument (or `all` of them) into a run folder, or into results/NAME with
-    --write-results."""
+    --write-results; with --check, say which settled answers are stale."""
     from sim.experiments import settle as S
     found = S.questions(paths)
+    if check_only:
+        _settle_check(S, name, out, paths)
+        return
+    if name is None:
+        raise click.BadParameter("give the NAME of a question (or all); durak settle --check checks them",
+                                 param_hint="'NAME'")
     names = list(found) if name == "all" else [name]
     for n in names:
         if n not in found:
@@ -630,9 +652,9 @@ def settle(name, scale, seed, threads, out, write_results, panel, paths):
     from sim.core import dispatch
     names_panel = [x for p in panel for x in (default_panel() if p == "default" else [p])] or None
     for p in names_panel or []:
-        if p not in dispatch.discover():
-            raise click.BadParameter(f"unknown strategy {p!r}; choose from: {', '.join(dispatch.discover())}",
-                                     param_hint="'--panel'")
+        if p not in dispatch.discover(strategy_paths):
+            raise click.BadParameter(f"unknown strategy {p!r}; choose from: "
+                                     f"{', '.join(dispatch.discover(strategy_paths))}", param_hint="'--panel'")
     if write_results:
         root = S.RESULTS
     else:
@@ -641,24 +663,52 @@ def settle(name, scale, seed, threads, out, write_results, panel, paths):
     for n in names:
         t0 = time.time()
         folder = S.settle(n, scale=scale, seed=seed, threads=threads or None, root=root, panel=names_panel,
-                          paths=paths)
+                          paths=paths, strategy_paths=strategy_paths)
         verdict = json.loads((folder / "summary.json").read_text())["verdict"]
         click.echo(f"{n}: {verdict}\n  -> {folder} ({time.time() - t0:.0f} s)")
     S.write_index(root, paths)
 
 
+def _settle_check(S, name, out, paths):
+    """durak settle --check [NAME|all] [--out ROOT]: one line per settled answer; exit 1 if any is stale."""
+    root = out or S.RESULTS
+    names = None if name in (None, "all") else [name]
+    if names and names[0] not in S.questions(paths):
+        raise click.BadParameter(f"unknown question {name!r}", param_hint="'NAME'")
+    rows = S.check(root, names, paths)
+    if not rows:
+        raise Fail(f"no settled answers in {root} (no question folder with a summary.json)")
+    stale = [r for r in rows if r[1]]
+    for q, reasons, notes in rows:
+        click.echo(f"{q}: " + ("STALE: " + "; ".join(reasons) if reasons else "current")
+                   + (f" (note: {'; '.join(notes)})" if notes else ""))
+    if stale:
+        click.echo(f"{len(stale)} of {len(rows)} settled answers in {root} are stale; regenerate them with: "
+                   f"durak settle NAME --write-results ({', '.join(q for q, _, _ in stale)})", err=True)
+        raise SystemExit(1)
+    click.echo(f"all {len(rows)} settled answers in {root} are current")
+
+
 @main.command()
-@click.argument("file", type=click.File("r"))
+@click.argument("file", type=click.File("r"), required=False)
+@click.option("--examples", "shipped", is_flag=True,
+              help="Judge the worked examples shipped with durak-sim (docs/examples/positions.json) instead of FILE.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def judge(file, as_json):
+def judge(file, shipped, as_json):
     """Rule on a position: is the action in FILE legal, and what happens then?
 
     FILE holds `family`, `toggles`, `position` and `action` in the format of docs/positions.md
-    (worked examples: docs/examples/positions.json; a file with an `examples` list is judged example by
-    example).
+    (worked examples: docs/examples/positions.json, or --examples wherever durak-sim is installed; a file
+    with an `examples` list is judged example by example).
     """
+    import sim
     from sim import referee
     from sim.referee import schema
+    if (file is None) == (not shipped):
+        raise click.BadParameter("give a FILE or --examples (the shipped worked examples), one of them",
+                                 param_hint="'FILE'")
+    if shipped:
+        file = click.open_file(str(sim.doc_path("examples", "positions.json")))
     try:
         doc = json.load(file)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
@@ -925,7 +975,9 @@ def _bench_search(games: int, threads: int) -> dict:
 
 # ---- durak hint, durak play ----------------------------------------------------------------------
 @main.command()
-@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path), required=False)
+@click.option("--examples", "shipped", is_flag=True,
+              help="The worked examples shipped with durak-sim (docs/examples/positions.json) instead of FILE.")
 @click.option("--budget", default="normal", show_default=True,
               help="Sampled deals per action: fast (200), normal (1000), deep (4000), or a number.")
 @click.option("--playout", type=click.Choice(["expert", "greedy"]), default="expert", show_default=True,
@@ -936,7 +988,7 @@ def _bench_search(games: int, threads: int) -> dict:
               help="Use the other hands the file lists as known (open cards); by default the player to act sees "
                    "only its own hand, and the others are sampled.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object (a list for several positions).")
-def hint(file, budget, playout, seed, only, open_hands, as_json):
+def hint(file, shipped, budget, playout, seed, only, open_hands, as_json):
     """Every legal action at a position with the fool probability of the player to act.
 
     FILE is a position in the judge's format (docs/positions.md; an `examples` list is answered
@@ -944,7 +996,12 @@ def hint(file, budget, playout, seed, only, open_hands, as_json):
     `hand_sizes` only (then list the `discard`). A start of a deal:
     {"family": ..., "start_of_deal": true, "num_players": 2, "seat": 0, "hand": [...], "trump_card": "7H"}.
     """
+    import sim
     from sim.experiments import hint as H
+    if (file is None) == (not shipped):
+        raise click.BadParameter("give a FILE or --examples (the shipped worked examples), one of them",
+                                 param_hint="'FILE'")
+    file = sim.doc_path("examples", "positions.json") if shipped else file
     try:
         samples = H.BUDGETS[budget] if budget in H.BUDGETS else int(budget)
     except ValueError:

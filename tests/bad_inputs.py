@@ -213,7 +213,10 @@ BAD_INPUTS = [
     judge("$.examples", {"examples": []}),
     judge("trump card", doc(_set("position.trump_card", "9H"))),
     judge("card(s) 7C are in two places at once", doc(lambda d: d["position"]["hands"]["1"].append("7C"))),
+    (["judge"], "give a FILE or --examples", None),
+    (["judge", J, "--examples"], "give a FILE or --examples", {"doc.json": GOOD}),
     # ---- hint -----------------------------------------------------------------------------------------
+    (["hint"], "give a FILE or --examples", None),
     (["hint", "{tmp}/empty.json"], "'family' is a required property", {"empty.json": {}}),
     (["hint", "{tmp}/list.json"], "expected a JSON object", {"list.json": [1, 2]}),
     (["hint", "{tmp}/broken.json"], "broken.json is not valid JSON", {"broken.json": "{\"family\": "}),

@@ -8,6 +8,8 @@ than one chunk.
 """
 from __future__ import annotations
 
+import contextlib
+
 import os
 import re
 import sys
@@ -25,7 +27,6 @@ from sim.core.layout import O_SIZE, STATE_SIZE
 from sim.core.records import move_text, to_records
 from sim.core.rules import Rules, resolve
 from sim.experiments.backends import env_seconds
-from sim.referee.trace import make_traces
 
 DEFAULT_CHUNK = 1 << 14
 
@@ -114,7 +115,29 @@ def _default_meaning(info) -> str:
     return ": the value tuned for the family played" if fam else ""
 
 
+_RECORDERS: list[list] = []  # open `recording()` lists: every line-up made while one is open is noted in it
+
+
+@contextlib.contextmanager
+def recording():
+    """Note every line-up made inside the block as (rules, seat labels, strategy folders): what a settled
+    question played, for its provenance (sim.experiments.provenance), without the question saying it."""
+    used: list = []
+    _RECORDERS.append(used)
+    try:
+        yield used
+    finally:
+        _RECORDERS.remove(used)
+
+
 def make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
+    seats = _make_lineup(rules, specs, paths)
+    for used in _RECORDERS:
+        used.append((rules, tuple(s.label for s in seats), tuple(str(p) for p in paths)))
+    return seats
+
+
+def _make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
     specs = list(specs) or ["greedy"]
     n = rules.num_players
     teams = rules.teams
@@ -430,5 +453,6 @@ class Runner:
             raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
         if check:
             self.check(raw, seed, deals)
+        from sim.referee.trace import make_traces  # the referee only when a game is told (replay, --verify)
         traces = make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
         return (traces, raw) if with_raw else traces
