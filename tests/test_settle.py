@@ -274,3 +274,13 @@ def attack(obs, legal, params, rng):
     assert res.returncode == 1, res.stdout + res.stderr
     assert "tiny: STALE" in res.stdout and "play differently now (mine" in res.stdout
     assert "the code of mine changed" in res.stdout and "1 of 1 settled answers" in res.stderr
+
+
+def test_the_committed_settled_answers_still_reproduce():
+    """Every settled answer in results/ passes `durak settle --check`: its question, presets and the play of
+    every line-up it used are what they were when it was made. Regenerate a stale one with
+    `durak settle NAME --write-results`."""
+    rows = S.check(S.RESULTS)
+    assert len(rows) == len(S.questions()), [r[0] for r in rows]
+    stale = {q: reasons for q, reasons, _ in rows if reasons}
+    assert not stale, stale
