@@ -884,8 +884,8 @@ def bench(games, threads, search_games, as_json):
     threads = threads or os.cpu_count() or 1
     rows = []
     if not as_json:
-        click.echo("core: the compiled kernel alone (deals, play, records); end-to-end: `durak run`'s path "
-                   "with aggregation, on all cores")
+        click.echo("core: the compiled kernel alone (deals, play, records), after a warm-up, best of three; "
+                   "end-to-end: `durak run`'s path with aggregation, on all cores")
     for fam, n, strat in BENCH_CASES:
         rules = R.resolve(fam, n)
         t0 = time.perf_counter()
@@ -898,11 +898,13 @@ def bench(games, threads, search_games, as_json):
         for th in sorted({1, threads}):
             with ThreadPoolExecutor(max_workers=th) as ex:  # warm-up, untimed: the first figure is as steady as the rest
                 list(ex.map(lambda k: runner.play_raw(1, k * chunk, chunk), range(min(th, n_chunks))))
-            t0 = time.perf_counter()
-            with ThreadPoolExecutor(max_workers=th) as ex:  # the runner's chunks, without aggregation
-                list(ex.map(lambda k: runner.play_raw(12345, k * chunk, chunk), range(n_chunks)))
-            dt = time.perf_counter() - t0
-            row[f"core_{th}t_games_per_s"] = round(n_chunks * chunk / dt)
+            best = math.inf
+            for _ in range(3):  # best of three: a shared machine's timings are noisy
+                t0 = time.perf_counter()
+                with ThreadPoolExecutor(max_workers=th) as ex:  # the runner's chunks, without aggregation
+                    list(ex.map(lambda k: runner.play_raw(12345, k * chunk, chunk), range(n_chunks)))
+                best = min(best, time.perf_counter() - t0)
+            row[f"core_{th}t_games_per_s"] = round(n_chunks * chunk / best)
         res = tasks.run(rules, [strat], games=games, seed=12345, threads=threads)
         row["end_to_end_games_per_s"] = round(res.tally.games / res.seconds)
         rows.append(row)
