@@ -6,6 +6,16 @@ from pathlib import Path as _Path
 __version__ = "0.1.0"
 
 
+def doc_path(*parts: str) -> _Path:
+    """A file of the documents the commands read (docs/: the rules and their ids, the position format, the worked
+    examples). A wheel ships them inside the package as sim/docs (importlib.resources finds them wherever it is
+    installed); a checkout or an editable install reads the repository's docs/ folder itself."""
+    from importlib.resources import files
+    shipped = _Path(str(files(__name__).joinpath("docs")))
+    base = shipped if shipped.is_dir() else _Path(__file__).resolve().parent.parent / "docs"
+    return base.joinpath(*parts)
+
+
 def _digest_files() -> list:
     """The files whose text the compiled code depends on beyond each function's own file: the core,
     the strategies' shared helpers, and every library strategy another one compiles in (search and
@@ -22,14 +32,30 @@ def _digest_files() -> list:
     return sorted({*(root / "core").glob("*.py"), *lib.glob("_*.py"), *used})
 
 
+def _numba_version() -> str:
+    """numba's version without importing numba (a second) or scanning every installed distribution
+    (importlib.metadata, a tenth of one): its _version.py, with the metadata as the fallback."""
+    import importlib.util
+    import re
+    spec = importlib.util.find_spec("numba")
+    try:
+        text = (_Path(spec.origin).parent / "_version.py").read_text()
+        m = re.search(r'"version":\s*"([^"]+)"', text)
+        if m:
+            return m.group(1)
+    except (OSError, AttributeError, TypeError):
+        pass
+    from importlib.metadata import version
+    return version("numba")
+
+
 def core_digest() -> str:
     """The one cache key of compiled code: a hash of `_digest_files` and the Python and numba versions.
     numba keys a cached function by its own file only, so a kernel whose imported constants or helpers
     changed in another file would load stale machine code; a cache folder per digest rules that out, and
     the engines' file names (sim.core.dispatch) start from the same digest."""
     import hashlib
-    from importlib.metadata import version
-    h = hashlib.sha256(f"{_sys.version_info[:2]} numba {version('numba')}".encode())
+    h = hashlib.sha256(f"{_sys.version_info[:2]} numba {_numba_version()}".encode())
     for f in _digest_files():
         data = f.read_bytes()
         h.update(f.name.encode() + b"\0" + len(data).to_bytes(8, "little"))

@@ -35,7 +35,7 @@ from sim.experiments.settle import questions, write_index
 from sim.experiments.tournament import Tournament
 
 __all__ = ["Arm", "Atlas", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError",
-           "Tournament", "arms", "atlas", "atlas_site", "compare", "comparison", "default_metric", "default_panel",
+           "Tournament", "arms", "atlas", "atlas_site", "check", "compare", "comparison", "default_metric", "default_panel",
            "experiment",
            "first_error", "hint", "judge", "markdown", "panel", "panel_verdict", "percent_view", "play",
            "plot_comparison", "plot_lengths", "plot_rates", "questions", "replay", "resume", "rules_table", "run",
@@ -154,11 +154,16 @@ def first_error(family: str = "podkidnoy", players: int = 2, toggles: dict | Non
 
 
 def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None = None, root=None,
-           panel: list[str] | None = None, paths=()):
+           panel: list[str] | None = None, paths=(), **kw):
     """Regenerate a settled question into `root` (default: the repository's tracked results/, with its
     index): the folder it wrote."""
     return _settle.settle(name, scale=scale, seed=seed, threads=threads, root=tracked_results() if root is None
-                          else root, panel=panel, paths=paths)
+                          else root, panel=panel, paths=paths, **kw)
+
+
+def check(root=None, names=None, paths=()) -> list:
+    """(question, reasons it is stale, notes) for the settled answers in `root` (default: the tracked ones)."""
+    return _settle.check(tracked_results() if root is None else root, names, paths)
 
 
 def tracked_results():
@@ -173,11 +178,11 @@ def judge(document: dict) -> dict:
     return referee.judge(document)
 
 
-def hint(document: dict, samples: int = 1000, playout: str = "expert", seed: int = 0) -> dict:
+def hint(document: dict, samples: int = 1000, playout: str = "expert", seed: int = 0, **kw) -> dict:
     """Every legal action at a position (the judge's format, other hands possibly hidden) with the fool
     probability of the player to act over `samples` sampled deals, best first."""
     from sim.experiments import hint as _hint
-    return _hint.hint(document, samples=samples, playout=1 if playout == "expert" else 0, seed=seed)
+    return _hint.hint(document, samples=samples, playout=1 if playout == "expert" else 0, seed=seed, **kw)
 
 
 def play(family: str = "podkidnoy", players: int = 2, toggles: dict | None = None, seat: int = 0,

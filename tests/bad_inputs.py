@@ -220,6 +220,30 @@ BAD_INPUTS = [
     (["atlas", "--out", "{tmp}/a", "--only", "no_such_rule", "--estimate"], "no_such_rule", None),
     (["atlas", "--out", "{tmp}/a", "--panel", "no_such_player", "--estimate"], "no_such_player", None),
     (["atlas", "--out", "{tmp}/empty", "--site-only"], "atlas.json", None),
+    judge("card(s) 7C are in two places at once", doc(lambda d: d["position"]["hands"]["1"].append("7C"))),
+    (["judge"], "give a FILE or --examples", None),
+    (["judge", J, "--examples"], "give a FILE or --examples", {"doc.json": GOOD}),
+    # ---- hint -----------------------------------------------------------------------------------------
+    (["hint"], "give a FILE or --examples", None),
+    (["hint", "{tmp}/empty.json"], "'family' is a required property", {"empty.json": {}}),
+    (["hint", "{tmp}/list.json"], "expected a JSON object", {"list.json": [1, 2]}),
+    (["hint", "{tmp}/broken.json"], "broken.json is not valid JSON", {"broken.json": "{\"family\": "}),
+    (["hint", "{tmp}/nowhere.json"], "nowhere.json", None),
+    (["hint", J], "$.position.hands.0[0]", {"doc.json": doc(_set("position.hands.0", ["1X"]))}),
+    (["hint", J, "--id", "P-NONE"], "no position with id 'P-NONE'", {"doc.json": GOOD}),
+    (["hint", J, "--budget", "lots"], "--budget", {"doc.json": GOOD}),
+    (["hint", J, "--seed", "-1"], "--seed", {"doc.json": GOOD}),
+    (["hint", "{tmp}/start.json"], "'hand' is a required property",
+     {"start.json": {"family": "podkidnoy", "start_of_deal": True, "num_players": 2, "trump_card": "7H"}}),
+    # ---- play -----------------------------------------------------------------------------------------
+    (["play", "--players", "9"], "--players", None),
+    (["play", "--seat", "3"], "--seat 3 is out of range", None),
+    (["play", "--seat", "-1"], "--seat", None),
+    (["play", "--games", "0"], "--games", None),
+    (["play", "--hint-budget", "-1"], "--hint-budget", None),
+    (["play", "--seed", "-1"], "--seed", None),
+    (["play", "--rules", "chess"], "chess", None),
+    (["play", "--strategy", "nobody"], "nobody", None),
     # ---- bench ----------------------------------------------------------------------------------------
     (["bench", "--games", "0"], "--games", None),
     (["bench", "--games", "-5"], "--games", None),
@@ -228,4 +252,21 @@ BAD_INPUTS = [
     (["bench", "--search-games", "many"], "--search-games", None),
     # ---- the group itself -----------------------------------------------------------------------------
     (["no-such-command"], "no-such-command", None),
+]
+
+
+BAD = "{tests}/fixtures/bad_strategies"
+
+# Cases that need a compiled engine (a user strategy's, or the kernels and greedy for `play`): the message of a
+# failure found while playing. (args, expected, files, stdin): `stdin` is typed into an interactive command;
+# `expected` must be in the one-line error, or for `play` (which answers a bad move and asks again) in its output.
+ENGINE_CASES = [
+    # the trial game before a run is game 0 of the run's seed, and the message says so
+    (["run", "--strategy-path", BAD, "--strategy", "greedy", "--strategy", "raiser", "--seed", "5", "--games", "10",
+      "--no-save", "--threads", "1"], "in game 0 of seed 5", None, None),
+    # several cards typed at a throw-in: one card at a time (seed 3: you lead 6C, greedy covers, then throw in)
+    (["play", "--strategy", "greedy", "--seed", "3", "--ascii"], "one card at a time: throw in one of 6S 7D",
+     None, "6C\n6S 7D\nq\n"),
+    # the referee's reasons name cards as the screen shows them (with suit symbols unless --ascii)
+    (["play", "--strategy", "greedy", "--seed", "3"], "illegal (POD-T2): A\u2660 matches no rank", None, "6C\nAS\nq\n"),
 ]

@@ -165,5 +165,41 @@ def test_start_of_deal_and_cli(tmp_path):
     assert set(res["library"]) >= {"greedy", "expert"}
     out = CliRunner().invoke(main, ["hint", str(ROOT / "docs/examples/positions.json"), "--budget", "20"])
     assert out.exit_code == 0, out.output
-    assert out.stdout.count("fool probability of seat") == len(EXAMPLES) - len(TWO_PACKS)
+    answered = out.stdout.count("fool probability of seat") + out.stdout.count("how the deal ends for seat")
+    assert answered == len(EXAMPLES) - len(TWO_PACKS)
+    assert out.stdout.count("known: ") == answered
     assert out.stdout.count("does not read two-pack positions yet") == len(TWO_PACKS)
+
+
+ENDGAME = {"id": "END", "family": "podkidnoy", "toggles": {},
+           "position": {"num_players": 2, "trump_suit": "D", "trump_card": "6D", "trump_card_location": "already_drawn",
+                        "talon_size": 0, "hands": {"0": ["AC", "KS", "7H"], "1": ["KC", "9D", "6S", "8H"]},
+                        "attacker": 0, "defender": 1, "table": [{"attack": "JC", "cover": None}], "first_bout": False,
+                        "out_players": [], "discard_count": 28}}
+
+
+def test_the_answer_says_what_was_known_and_gives_the_draws():
+    ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
+    res = H.hint(ex, samples=40, seed=1, library=False)
+    know = res["knowledge"]
+    assert know["sampled"] and not know["open_hands"] and know["hidden_hands"] == {"0": 5}
+    assert "seat 1's own view: it cannot see seat 0's hand (5 cards) and the talon (21 cards)" in know["text"]
+    assert "The file lists seat 0's hand: not used (--open" in know["text"]
+    for r in res["options"]:
+        assert abs(r["fool"] + r["escape"] + r["draw"] - 1) < 1e-9 and r["playouts"] == 40
+    text = H.format_text(res)
+    assert "known: seat 1's own view" in text and "fool + escape + draw = 100%" in text and " draw " in text
+    opened = H.hint(ex, samples=40, seed=1, library=False, open_hands=True)
+    assert opened["knowledge"]["open_hands"] and opened["knowledge"]["hidden_hands"] == {}
+    assert "--open: the hands the file lists are used as known" in opened["knowledge"]["text"]
+
+
+def test_nothing_hidden_is_played_out_once_not_sampled():
+    """Two players, talon empty: the cards seat 1 cannot see are exactly seat 0's hand, so there is one deal."""
+    for open_hands in (False, True):
+        res = H.hint(ENDGAME, samples=500, seed=3, library=False, open_hands=open_hands)
+        assert res["samples"] == 1 and not res["knowledge"]["sampled"], res["knowledge"]
+        assert all(r["playouts"] == 1 for r in res["options"])
+        text = H.format_text(res)
+        assert "played out once" in text and "sampled deals" not in text
+        assert {t.split()[-1] for t in text.splitlines() if t.startswith("   ")} <= {"fool", "escapes", "draw"}

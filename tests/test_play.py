@@ -57,8 +57,29 @@ def test_illegal_input_gets_the_referees_reason_and_a_hint_answers():
     out, _ = _play(["--rules", "podkidnoy", "--strategy", "greedy", "--seed", "3", "--ascii", "--hint-budget", "50"],
                    first_inputs=["6C", "AS", "?", "ZZ"])
     assert "illegal (POD-T2): AS matches no rank on the table" in out
-    assert "hint (50 sampled deals" in out and "pass" in out
+    assert "hint: your fool probability after each move, over 50 deals" in out and "pass" in out
     assert "not a card: 'ZZ'" in out
+
+
+def test_the_live_log_shows_forced_moves_and_how_each_bout_ends():
+    """Seed 1, podkidnoy, 2 players: your first option (lead 10H) cannot be beaten, so greedy's take is forced;
+    the screen tells the take, the pick-up, every bout's end and the draws, and the next bout's roles."""
+    out, _ = _play(["--rules", "podkidnoy", "--strategy", "greedy", "--seed", "1", "--ascii"], first_inputs=["1", "2"])
+    assert "seat 1 (greedy): take (the only move)" in out
+    assert "took: seat 1 (greedy) picks up 10H" in out
+    assert re.search(r"^  beaten off: .+ go to the discard", out, re.M)
+    assert "  you draw 9D" in out and re.search(r"^  seat 1 \(greedy\) draws \d cards?", out, re.M)
+    assert re.search(r"^bout 2: you attack seat 1 \(greedy\)", out, re.M)
+    ends = len(re.findall(r"^  (beaten off|took):", out, re.M))
+    bouts = int(re.search(r"^game over after (\d+) bouts", out, re.M).group(1))
+    assert ends >= bouts - 1  # every bout but perhaps the last (which ends the deal) says how it ended
+
+
+def test_several_cards_at_a_throw_in_are_refused_one_at_a_time():
+    out, _ = _play(["--rules", "podkidnoy", "--strategy", "greedy", "--seed", "3", "--ascii"],
+                   first_inputs=["6C", "6S 7D"])
+    assert "one card at a time: throw in one of 6S 7D now" in out
+    assert "the referee allows it" not in out
 
 
 def test_suit_symbols_without_ascii():

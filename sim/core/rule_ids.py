@@ -10,8 +10,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SOURCES = (ROOT / "docs" / "rules.md", ROOT / "sim" / "RULINGS.md")
+import sim
+
+# (file, the name reports give it): docs/rules.md is read where it is installed (sim.doc_path), RULINGS.md beside sim
+SOURCES = ((sim.doc_path("rules.md"), "docs/rules.md"), (Path(sim.__file__).resolve().parent / "RULINGS.md",
+                                                          "sim/RULINGS.md"))
 ID = re.compile(r"^- \*\*([A-Z][A-Z0-9]*-[A-Z]*\d+)\*\*\s*(.*)$")
 ID_IN_TEXT = re.compile(r"\b(?:C|PR5|PR6|POD|PER|TEAM|HR|VAR|RUL)-[A-Z]*\d+\b")
 
@@ -20,7 +23,7 @@ ID_IN_TEXT = re.compile(r"\b(?:C|PR5|PR6|POD|PER|TEAM|HR|VAR|RUL)-[A-Z]*\d+\b")
 def table() -> dict[str, dict]:
     """id -> {"id", "text", "section", "source"} for every rule of the two documents, in document order."""
     out: dict[str, dict] = {}
-    for path in SOURCES:
+    for path, label in SOURCES:
         section, current = "", None
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.startswith("#"):
@@ -30,9 +33,8 @@ def table() -> dict[str, dict]:
             if m:
                 ident, text = m.groups()
                 if ident in out:
-                    raise ValueError(f"rule id {ident} is defined twice ({out[ident]['source']}, {path.name})")
-                current = out[ident] = {"id": ident, "text": text.strip(), "section": section,
-                                        "source": str(path.relative_to(ROOT))}
+                    raise ValueError(f"rule id {ident} is defined twice ({out[ident]['source']}, {label})")
+                current = out[ident] = {"id": ident, "text": text.strip(), "section": section, "source": label}
             elif current is not None and line.startswith("  ") and line.strip():
                 current["text"] += " " + line.strip()
             else:

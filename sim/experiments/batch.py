@@ -8,6 +8,8 @@ than one chunk.
 """
 from __future__ import annotations
 
+import contextlib
+
 import os
 import re
 import sys
@@ -27,7 +29,6 @@ from sim.core.layout import O_SIZE, STATE_SIZE
 from sim.core.records import move_text, to_records
 from sim.core.rules import Rules, resolve
 from sim.experiments.backends import env_seconds
-from sim.referee.trace import make_traces
 
 DEFAULT_CHUNK = 1 << 14
 
@@ -116,7 +117,29 @@ def _default_meaning(info) -> str:
     return ": the value tuned for the family played" if fam else ""
 
 
+_RECORDERS: list[list] = []  # open `recording()` lists: every line-up made while one is open is noted in it
+
+
+@contextlib.contextmanager
+def recording():
+    """Note every line-up made inside the block as (rules, seat labels, strategy folders): what a settled
+    question played, for its provenance (sim.experiments.provenance), without the question saying it."""
+    used: list = []
+    _RECORDERS.append(used)
+    try:
+        yield used
+    finally:
+        _RECORDERS.remove(used)
+
+
 def make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
+    seats = _make_lineup(rules, specs, paths)
+    for used in _RECORDERS:
+        used.append((rules, tuple(s.label for s in seats), tuple(str(p) for p in paths)))
+    return seats
+
+
+def _make_lineup(rules: Rules, specs, paths=()) -> list[Seat]:
     specs = list(specs) or ["greedy"]
     n = rules.num_players
     teams = rules.teams
@@ -417,21 +440,22 @@ class Runner:
             for j, (_, v) in enumerate(s.params):
                 self.params[i, j] = v
 
-    def warm(self, notice=None):
+    def warm(self, notice=None, seed: int = 0):
         """Compile the engine, or load it from the cache, before timing anything. `notice(text)` is a
-        context manager shown while compiling (the first use of a line-up; cached afterwards). Another
+        context manager shown while compiling (the first use of a line-up; cached afterwards). The trial game
+        is game 0 of the run's `seed`, so a strategy that fails in it is reported with the run's seed. Another
         process compiling the same engine is waited for rather than repeated."""
         if dispatch.is_compiled(self.engine):
-            self._play_raw(0, 0, 1)
+            self._play_raw(seed, 0, 1)
             return
         with dispatch.compile_lock(self.engine):
             if notice is None or dispatch.is_compiled(self.engine):
-                self._play_raw(0, 0, 1)
+                self._play_raw(seed, 0, 1)
             else:
                 names = ", ".join(sorted({s.name for s in self.seats}))
                 with notice(f"compiling the engine for {names} (first use of this line-up or of an edited "
                             f"strategy; cached afterwards)"):
-                    self._play_raw(0, 0, 1)
+                    self._play_raw(seed, 0, 1)
             dispatch.mark_compiled(self.engine)
 
     @staticmethod
@@ -547,5 +571,6 @@ class Runner:
             raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
         if check:
             self.check(raw, seed, deals)
+        from sim.referee.trace import make_traces  # the referee only when a game is told (replay, --verify)
         traces = make_traces(self.rules, to_records(raw), decks, rows[: tn[0]], seed)
         return (traces, raw) if with_raw else traces

@@ -22,6 +22,7 @@ from sim.core.rules import Rules
 from sim.experiments import backends, batch, tasks
 from sim.experiments.batch import ExperimentError, Runner, Seat
 from sim.experiments.experiment import git_commit
+from sim.experiments.provenance import provenance
 from sim.experiments.paired import DECIDED, HOLDER_NOTE, PairedSums, metric_names, p_two_sided, rotate
 from sim.experiments.report import finish
 from sim.experiments.stats import Z95
@@ -156,13 +157,14 @@ class Comparison:
             direction = "higher" if d > 0 else "lower"
             text = (f"With {a}, the {what} is {abs(d):.2f} ± {hw:.2f} {unit} {direction} than with {b} "
                     f"({scale * row['a']:.2f} vs {scale * row['b']:.2f}{'' if unit != 'points' else '%'}, "
-                    f"95% interval of the difference [{scale * row['lo']:.2f}, {scale * row['hi']:.2f}], "
-                    f"Holm-adjusted p = {row['p_holm']:.2g}, {int(row['games']):,} paired games); "
-                    f"the effect is real at this sample size.")
+                    f"unadjusted 95% interval of the difference [{scale * row['lo']:.2f}, {scale * row['hi']:.2f}], "
+                    f"Holm-adjusted p = {row['p_holm']:.2g} over {len(df)} metrics, {int(row['games']):,} paired "
+                    f"games); the effect is real at this sample size.")
         else:
             text = (f"No detectable difference in the {what} between {a} and {b}: "
                     f"{scale * row['a']:.2f} vs {scale * row['b']:.2f}{'' if unit != 'points' else '%'}, difference "
-                    f"{d:+.2f} ± {hw:.2f} {unit} (Holm-adjusted p = {row['p_holm']:.2g}); with "
+                    f"{d:+.2f} ± {hw:.2f} {unit} (unadjusted 95% interval; Holm-adjusted p = {row['p_holm']:.2g} "
+                    f"over {len(df)} metrics); with "
                     f"{int(row['games']):,} paired games the experiment could have detected about "
                     f"{mde:.2f} {unit} (80% power).")
         text += self._decomposition(df, metric, d)
@@ -187,9 +189,14 @@ class Comparison:
         dec = metric + DECIDED
         if dec in df.index:
             r = df.loc[dec]
+            excludes = r["lo"] > 0 or r["hi"] < 0
             text += (f" Among deals decided in both arms (draws left out) the change is {100 * r['diff']:+.2f} points "
-                     f"[{100 * r['lo']:+.2f}, {100 * r['hi']:+.2f}]" +
-                     (" — a real difference." if r["significant"] else " — not distinguishable from none."))
+                     f"[{100 * r['lo']:+.2f}, {100 * r['hi']:+.2f}] (unadjusted 95% interval)" +
+                     (f" — a real difference (Holm-adjusted p = {r['p_holm']:.2g})." if r["significant"] else
+                      f" — not distinguishable from none once adjusted for the {len(df)} metrics compared "
+                      f"(Holm-adjusted p = {r['p_holm']:.2g}" +
+                      ("; the unadjusted interval alone just excludes zero)." if excludes else ")."))
+                     )
         if "draw" in df.index:
             r = df.loc["draw"]
             text += (f" Draws: {100 * r['a']:.2f}% vs {100 * r['b']:.2f}% ({100 * r['diff']:+.2f} points"
@@ -212,15 +219,15 @@ class Comparison:
                  f"- B: {self.b.rules.describe()}; strategies {', '.join(s.label for s in self.b.seats)}",
                  f"- {int(df['games'].max()):,} paired games on the same deals (seed {self.seed})", "",
                  "## Verdict", "", self.verdict(metric), "", "## All metrics", "",
-                 "| metric | A | B | difference [95% interval] | p (Holm) | detectable | paired narrower by |",
-                 "|---|---|---|---|---|---|---|"]
+                 "| metric | A | B | difference [95% interval, unadjusted] | p (Holm-adjusted) | detectable | "
+                 "paired narrower by |", "|---|---|---|---|---|---|---|"]
         for k, r in df.iterrows():
             sc = 1 if k in COUNTS else 100
             lines.append(f"| {r['description']} | {sc * r['a']:.3f} | {sc * r['b']:.3f} | "
                          f"{sc * r['diff']:+.3f} [{sc * r['lo']:+.3f}, {sc * r['hi']:+.3f}] | {r['p_holm']:.3g} | "
                          f"{sc * r['mde']:.3f} | {100 * r['narrowing']:.0f}% |")
         lines += ["", "Rates in percent, length in bouts, leftover cards in cards. 'detectable' is the difference this sample would find "
-                  "with 80% power at the 5% level."]
+                  "with 80% power at the 5% level. " + interval_note(len(df))]
         return "\n".join(lines) + "\n"
 
     def write_outputs(self, metric: str | None = None) -> list[Path]:
@@ -234,23 +241,52 @@ class Comparison:
                 "arms": [{"label": arm.label, "family": arm.rules.family, "players": arm.rules.num_players,
                           "toggles": arm.rules.toggles, "strategies": [s.label for s in arm.seats]}
                          for arm in (self.a, self.b)],
-                "verdict": self.verdict(metric)}
+                "verdict": self.verdict(metric),
+                "provenance": provenance([(arm.rules, tuple(s.label for s in rotate(arm.seats, r)), self.paths)
+                                          for arm in (self.a, self.b) for r in range(len(arm.seats))])}
         (out / "metadata.json").write_text(json.dumps(meta, indent=1, default=str))
         plot_comparison(self, out / "comparison.png")
         return [out / "comparison.parquet", out / "report.md", out / "metadata.json", out / "comparison.png"]
 
 
+# A toggle's subject: the player (or the quantity) the rule is about, the headline of every comparison of it --
+# `durak compare` and the settled questions (questions/*.py METRICS[0]) alike; tests/test_settle.py holds them
+# to the same row. Listed in order: the first toggle of a comparison found here names its headline.
+SUBJECTS = {
+    "trump_six_exchange": "six_holder_fool",          # the holder of the trump six, who may exchange it
+    "trump_six_exchange_timing": "six_holder_fool",
+    "trump_six_beats_trump_ace": "ace_holder_fool",   # the holder of the trump ace, whose ace can now be beaten
+    "throw_in_after_take": "first_defender_fool",     # the taker: cards thrown in after 'I take'
+    "others_throw_in_timing": "first_defender_fool",
+    "transfer_in_first_bout": "first_defender_fool",  # the first defender, who may transfer
+    "proezdnoy": "first_defender_fool",
+    "proezdnoy_limit": "first_defender_fool",
+    "pokaznoy": "first_defender_fool",
+    "first_bout_max_attack": "first_defender_fool",   # the first bout's defender, whose load is limited
+    "first_bout_limit_scope": "first_defender_fool",
+    "partial_defence": "bouts",                       # the length of the game
+    "draw_rule": "bouts",
+    "no_trump": "draw",                               # draws: no trump, more equal hands
+    "draw_possible": "draw",
+}
+
+
 def default_metric(c: Comparison) -> str:
+    """The headline of a comparison: a changed line-up's first differing role, else the subject of the first
+    changed toggle (SUBJECTS), else the first attacker's fool rate."""
     ta, tb = c.a.rules.toggles, c.b.rules.toggles
-    changed = {k for k in ta if ta.get(k) != tb.get(k)}
-    if "trump_six_exchange" in changed:
-        return "six_holder_fool"
+    changed = {k for k in set(ta) | set(tb) if ta.get(k) != tb.get(k)}
     if [s.label for s in c.a.seats] != [s.label for s in c.b.seats]:
         k = next(i for i, (x, y) in enumerate(zip(c.a.seats, c.b.seats)) if x != y)
         return f"fool_role{k}"
-    if {"partial_defence"} & changed:
-        return "bouts"
-    return "first_attacker_fool"
+    return next((m for k, m in SUBJECTS.items() if k in changed), "first_attacker_fool")
+
+
+def interval_note(m: int) -> str:
+    """What the intervals and the verdicts rest on, said once per page."""
+    return (f"Intervals are 95% for each metric on its own (not adjusted); 'real' and 'not distinguishable' are "
+            f"decided by Holm-adjusted p-values over the {m} metrics compared, so an interval that just excludes "
+            f"zero can still be 'not distinguishable'.")
 
 
 def plot_comparison(c: Comparison, path: Path | None = None):

@@ -9,12 +9,10 @@ in chunks; each finished chunk's tally is saved at once, so an interrupted run l
 from __future__ import annotations
 
 import datetime as _dt
-import functools
 import hashlib
 import json
 import re
 import signal
-import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
@@ -25,11 +23,12 @@ import pandas as pd
 
 import sim
 from sim.experiments import backends, batch, tasks
+from sim.experiments import provenance as P
+from sim.experiments.provenance import git_commit  # noqa: F401  (compare and the metadata use it)
 from sim.experiments.batch import ExperimentError, Runner, Seat, Tally  # noqa: F401  (ExperimentError re-exported)
 from sim.core.rules import Rules, resolve
 from sim.experiments.paired import rotations
 from sim.experiments.stats import wilson
-from sim.referee.schema import problem
 
 ROOT = Path(__file__).resolve().parents[2]
 RATES = ("escaped", "drew", "fool")
@@ -64,6 +63,7 @@ METADATA_SCHEMA = {
 
 def schema_problem(doc, schema, where: str) -> str | None:
     """The first problem of `doc` against a JSON schema, as '<where> at $.a.b: message' (None if valid)."""
+    from sim.referee.schema import problem  # only when resuming: a run does not load the referee
     found = problem(doc, schema)
     return None if found is None else f"{where} at {found}"
 
@@ -103,15 +103,6 @@ class _terminate_as_interrupt:
 
 def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
-
-
-@functools.lru_cache(maxsize=1)
-def git_commit() -> str | None:
-    try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
-                              timeout=5).stdout.strip() or None
-    except (OSError, subprocess.SubprocessError):
-        return None
 
 
 class _ChunkJobs:
@@ -229,7 +220,15 @@ class Experiment:
             "rules_digest": rules_digest(self.rules), "chunk_format": CHUNK_FORMAT,
             "status": self.status, "games_played": self.games_played, "rounds_done": self.rounds_done,
             "seconds": round(self.seconds, 3), "written": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+            "provenance": self._provenance(),
         }
+
+    def _provenance(self) -> dict:
+        """The commit, the strategies' code digests and the rules of every rotation (worked out once)."""
+        if getattr(self, "_prov", None) is None:
+            self._prov = P.provenance([(self.rules, tuple(s.label for s in lu), tuple(str(p) for p in self.paths))
+                                       for lu in self.lineups])
+        return self._prov
 
     def _write_json(self, name: str, obj):
         tmp = self.out / f".{name}.tmp"
@@ -359,7 +358,7 @@ class Experiment:
         # compile or load the engine first (every rotation shares it): games/s excludes it
         specialised, _ = self.engine_choice()
         Runner(self.rules, self.lineups[0], self.paths, also=self.also, specialised=specialised).warm(
-            self.compile_notice)
+            self.compile_notice, self.seed)
         # chunks run as tasks on the active backend: threads here, or a Dask cluster (backends.use)
         jobs = _ChunkJobs(self, self.threads)
         threads = jobs.width

@@ -109,14 +109,15 @@ def how_sure(cases: list[Case], metric: str) -> str:
     real = [c for c in cases if c.real(metric)]
     n = min(c.games() for c in cases)
     if real and len(real) == len(cases):
-        return (f"How sure: very — every change named has its 95% interval on one side of zero "
+        return (f"How sure: very — every change named is real after Holm's adjustment over the metrics compared "
                 f"(at least {n:,} paired deals per line-up).")
     if not real:
         mde = max(100 * float(c.row(metric)["mde"]) for c in cases)
         return (f"How sure: no line-up shows a change; with at least {n:,} paired deals each, a change of "
                 f"{games_in_100(mde)} would have been seen.")
-    return (f"How sure: the changes named are real (95% intervals on one side of zero, at least {n:,} paired "
-            f"deals per line-up); where we say 'no detectable change' the interval includes zero.")
+    return (f"How sure: the changes named are real (Holm-adjusted p below 0.05 over the metrics compared, at least "
+            f"{n:,} paired deals per line-up); where we say 'no detectable change' the adjusted test found none, "
+            f"though an unadjusted 95% interval may just miss zero.")
 
 
 def unfinished_note(cases: list[Case], effect_points: float | None) -> str:

@@ -7,10 +7,19 @@ moves numbered. The person answers with a number, or in words (`8C 8H`, `take`, 
 `swap`, `keep`); `?` asks for a hint (`sim.experiments.hint`), `q` quits. A move the core does not
 allow is put to the referee, which says why, with the rule id. At the end: the result, and `replay`
 tells the whole deal as `durak replay` does; the seed plays the same deal again.
+
+The live log tells every seat's move, forced ones included, and what the referee sees between the moves:
+who picks up which cards, the table beaten off, the draws from the talon (the others' as a count), who goes
+out, and who attacks whom in the next bout. A referee state kept in step with the core gives these events.
+Before the first deal the engine and the strategies are compiled (or loaded) under a spinner, and the hint's
+search is compiled in the background while the person thinks.
 """
 from __future__ import annotations
 
+import re
 import sys
+import threading
+import time
 
 import numpy as np
 
@@ -43,6 +52,14 @@ def _cards(mask: int) -> list[int]:
     return [c for c in range(36) if (mask >> c) & 1]
 
 
+CARD_NAME = re.compile(r"\b(10|[6-9JQKA])([CDHS])\b")
+
+
+def symbols(text: str, ascii_only: bool) -> str:
+    """Card names in a text (the referee's reasons, its events) written as the screen shows them."""
+    return text if ascii_only else CARD_NAME.sub(lambda m: m.group(1) + SYMBOLS[m.group(2)], text)
+
+
 def parse_cards(text: str) -> list[int]:
     out = []
     for tok in text.replace(",", " ").split():
@@ -57,6 +74,7 @@ class Opponent:
 
     def __init__(self, spec: str, seat: int, seed: int):
         s = parse_strategy(spec)
+        self.spec = spec
         self.name = s.label
         self.mod = dispatch.load_module(dispatch.info(s.name).path)
         self.params = dispatch.params_vector(dispatch.info(s.name), [v for _, v in s.params])
@@ -88,6 +106,9 @@ class Game:
         self.opp = {s: Opponent(spec, s, seed) for s, spec in zip(others, specs)}
         self.names = ["you" if s == human else f"{self.opp[s].name}" for s in range(n)]
         self.deal = Deal(rules, seed)
+        self.live = G.new_deal(self.rules, [card_name(c) for c in self.deal.deck], self.deal.dealer)
+        self.told = self.shuffles_used = 0  # actions of the trace applied to `live`, otboyny talons used
+        self.hint_warm: threading.Thread | None = None
 
     # ---- output ------------------------------------------------------------------------------
     def say(self, text: str = ""):
@@ -125,9 +146,49 @@ class Game:
 
     def option_text(self, kind: int, o: int) -> str:
         text, _ = H.describe(kind, o, self.deal.ws)
-        if self.ascii:
-            return text
-        return " ".join(self.c(parse_card(t)) if _is_card(t) else t for t in text.split())
+        return symbols(text, self.ascii)
+
+    def verb(self, s: int, third: str, second: str) -> str:
+        return f"{self.who(s)} {second if s == self.human else third}"
+
+    # ---- the live log: the referee's events between the moves -----------------------------------
+    def tell(self):
+        """Apply the core's new actions to the live referee state and say what happened besides the moves."""
+        acts = self.actions()
+        st = self.live
+        shuffles = decode_shuffles(self.deal.trace[: int(self.deal.tn[0])])[0][self.shuffles_used:]
+        st.talon_shuffles = [list(t) for t in shuffles]
+        for a in acts[self.told:]:
+            for e in G.apply(st, a):
+                line = self.event_text(e)
+                if line:
+                    self.say(symbols(line, self.ascii))
+        self.shuffles_used += len(shuffles) - len(st.talon_shuffles)
+        self.told = len(acts)
+
+    def event_text(self, e: dict) -> str | None:
+        k = e["event"]
+        if k == "pick_up":
+            return f"  took: {self.verb(e['player'], 'picks up', 'pick up')} {' '.join(e['cards'])}"
+        if k == "discard":
+            return f"  beaten off: {' '.join(e['cards'])} go to the discard"
+        if k == "shuffled_into_talon":
+            return f"  beaten off: {' '.join(e['cards'])} are shuffled into the talon (otboyny)"
+        if k == "draw":
+            cards = e["cards"]
+            if e["player"] == self.human:
+                return f"  you draw {' '.join(c or '?' for c in cards)}"
+            return f"  {self.who(e['player'])} draws {len(cards)} card{'s' if len(cards) != 1 else ''}"
+        if k == "out":
+            return f"  {self.verb(e['player'], 'is', 'are')} out"
+        if k == "roles":
+            return (f"bout {int(self.deal.ws[L.O_BOUT]) + 1}: {self.who(e['attacker'])} "
+                    f"{'attack' if e['attacker'] == self.human else 'attacks'} {self.who(e['defender'])}")
+        return None  # the moves themselves are told as they are made; the result at the end
+
+    def apply(self, o: int):
+        self.deal.apply(o)
+        self.tell()
 
     # ---- the referee, in step with the core ----------------------------------------------------
     def actions(self) -> list[dict]:
@@ -183,9 +244,11 @@ class Game:
             return mask, {"type": "attack", "player": p, "cards": [card_name(x) for x in cards]}
         if kind == L.K_SWAP:  # VAR-PO1: the cards to give to the talon
             return sum(1 << x for x in cards), {"type": "swap", "player": p, "cards": [card_name(x) for x in cards]}
-        if len(cards) != 1:
-            return None, ({"type": "throw_in", "player": p, "cards": [card_name(x) for x in cards]}
-                          if kind == L.K_THROW_IN else None)
+        if len(cards) != 1:  # the core asks for one card at each throw-in, cover or transfer
+            names = " ".join(self.c(x) for x in cards)
+            what = {L.K_THROW_IN: "throw in", L.K_COVER: "cover with", L.K_TRANSFER: "transfer with"}.get(kind, "play")
+            raise ValueError(f"one card at a time: {what} one of {names} now"
+                             + (", the next when you are asked again" if kind == L.K_THROW_IN else ""))
         x = cards[0]
         if kind == L.K_COVER:
             tgt = int(ws[L.O_TABLE_ATT + ws[L.O_COVER_TARGET]])
@@ -199,12 +262,16 @@ class Game:
         return None, None
 
     def hint(self):
+        if self.hint_warm is not None and self.hint_warm.is_alive():
+            self.say("(the hint's search is still compiling: the first hint takes a little longer; cached afterwards)")
+            self.hint_warm.join()
         rows = H.estimate(self.rules, self.deal.ws, samples=self.hint_samples, playout=1, seed=self.seed)
         kind = int(self.deal.ws[L.O_KIND])
-        self.say(f"hint ({self.hint_samples} sampled deals, expert playouts): your fool probability after each move")
+        self.say(f"hint: your fool probability after each move, over {self.hint_samples} deals of the cards you "
+                 "cannot see (sampled from what you have seen; expert plays every seat), 95% interval, and the draws")
         for r in rows:
-            self.say(f"  {self.option_text(kind, r['option']):<28} {100 * r['fool']:5.1f}%  "
-                     f"[{100 * r['fool_lo']:.1f}, {100 * r['fool_hi']:.1f}]")
+            self.say(f"  {self.option_text(kind, r['option']):<28} fool {100 * r['fool']:5.1f}%  "
+                     f"[{100 * r['fool_lo']:.1f}, {100 * r['fool_hi']:.1f}]  draw {100 * r['draw']:4.1f}%")
 
     def ask(self, prompt: str) -> str | None:
         self.out.write(prompt)
@@ -225,13 +292,13 @@ class Game:
                 a = self.opp[seat].answer(d, seat, kind)
                 if a not in opts:
                     raise RuntimeError(f"{self.names[seat]} answered illegally: {a}")
-                if len(opts) > 1 or kind == L.K_ATTACK:
-                    self.say(f"{self.who(seat)}: {self.option_text(kind, a)}")
-                d.apply(a)
+                forced = " (the only move)" if len(opts) == 1 and kind != L.K_ATTACK else ""
+                self.say(f"{self.who(seat)}: {self.option_text(kind, a)}{forced}")
+                self.apply(a)
                 continue
             if len(opts) == 1 and kind != L.K_ATTACK:
                 self.say(f"you: {self.option_text(kind, opts[0])} (the only move)")
-                d.apply(opts[0])
+                self.apply(opts[0])
                 continue
             self.board()
             for i, o in enumerate(opts, 1):
@@ -252,12 +319,13 @@ class Game:
                     continue
                 if o is not None and o in opts:
                     self.say(f"you: {self.option_text(kind, o)}")
-                    d.apply(o)
+                    self.apply(o)
                     break
                 if act is not None:
                     v = G.check(self.referee_state(), act)
                     if not v.legal:
-                        self.say(f"  illegal ({v.rule}): {v.reason}   [durak rules --explain {v.rule}]")
+                        self.say(f"  illegal ({v.rule}): {symbols(v.reason, self.ascii)}   "
+                                 f"[durak rules --explain {v.rule}]")
                     else:
                         self.say("  the referee allows it, but here it is played as one of the numbered moves")
                 else:
@@ -265,6 +333,27 @@ class Game:
         self.say("")
         self.say(self.result_text())
         return True
+
+    def warm(self, notice=None):
+        """Compile (or load) the kernels and the other seats' strategies before the first deal: a throwaway deal
+        played by them in every seat, under `notice(text)` (a spinner); then the hint's search in the background."""
+        t0 = time.perf_counter()
+        with (notice or _quiet)("compiling the game and the strategies (the first game only; cached afterwards)"):
+            d = Deal(self.rules, self.seed)
+            specs = {s: o.spec for s, o in self.opp.items()}  # fresh players: the real ones' generators stay put
+            bots = {s: Opponent(specs.get(s, next(iter(specs.values()))), s, self.seed) for s in range(self.rules.num_players)}
+            for _ in range(5000):
+                if d.over:
+                    break
+                seat, kind = d.to_act()
+                d.apply(bots[seat].answer(d, seat, kind))
+            Deal(self.rules, self.seed).legal_options()
+        took = time.perf_counter() - t0
+        if took > 2:
+            self.say(f"compiled in {took:.0f} s")
+        ws = Deal(self.rules, self.seed).ws.copy()
+        self.hint_warm = threading.Thread(target=_warm_hint, args=(self.rules, ws), daemon=True)
+        self.hint_warm.start()
 
     def result_text(self) -> str:
         rec = self.deal.result()
@@ -281,12 +370,40 @@ class Game:
         return narrate(self.trace(), self.names)
 
 
-def _is_card(t: str) -> bool:
+def _warm_hint(rules, ws):
+    """The hint's search on a tiny budget, so that its first real use does not compile."""
     try:
-        parse_card(t)
-        return True
-    except ValueError:
+        H.estimate(rules, ws, samples=1, playout=1)
+    except Exception:  # noqa: BLE001 - a warm-up only: the real hint reports its own problems
+        pass
+
+
+class _quiet:
+    def __init__(self, text):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
         return False
+
+
+def spinner(out):
+    """A notice for Game.warm: a spinner with the elapsed time on a terminal, one plain line otherwise."""
+    import contextlib
+
+    from rich.console import Console
+
+    @contextlib.contextmanager
+    def shown(text):
+        console = Console(file=out)
+        if not console.is_terminal:
+            yield
+            return
+        with console.status(text + " ..."):
+            yield
+    return shown
 
 
 def run(rules, human: int, specs: list[str], seed: int, games: int = 1, ascii_only: bool = False, out=None, inp=None,
@@ -295,6 +412,8 @@ def run(rules, human: int, specs: list[str], seed: int, games: int = 1, ascii_on
     done = 0
     for g in range(games):
         game = Game(rules, human, specs, seed + g, ascii_only, out, inp, hint_samples)
+        if g == 0:
+            game.warm(spinner(game.out))
         if not game.play():
             game.say("bye")
             return done

@@ -33,6 +33,7 @@ from typing import Callable
 import pandas as pd
 
 from sim.experiments import batch
+from sim.experiments import provenance as P
 from sim.core import rules as R
 from sim.experiments.compare import DECIDED, default_panel, plot_comparison, run_panel
 from sim.experiments.plain import Case
@@ -60,6 +61,7 @@ class Ctx:
     lines: list
     data: dict
     panel: list = None  # every rule question is answered once per panel strategy
+    strategy_paths: tuple = ()  # folders of user strategies the panel may name
 
     def __post_init__(self):
         self.panel = list(self.panel or default_panel())
@@ -73,7 +75,8 @@ class Ctx:
         ra, rb = R.resolve(family, players, a), R.resolve(family, players, b)
         la = ", ".join(f"{k}={R.format_value(v)}" for k, v in a.items()) or "A"
         lb = ", ".join(f"{k}={R.format_value(v)}" for k, v in b.items()) or "B"
-        results = run_panel(ra, rb, la, lb, self.panel, self.seed, self.n(games), threads=self.threads)
+        results = run_panel(ra, rb, la, lb, self.panel, self.seed, self.n(games), threads=self.threads,
+                            paths=tuple(self.strategy_paths))
         key = label or f"{family}-{players}p"
         cases = []
         for name, c in results.items():
@@ -85,8 +88,8 @@ class Ctx:
 
     def experiment(self, family, players, strategies, games, toggles=None, rotate=True):
         rules = R.resolve(family, players, toggles or {})
-        exp = Experiment(rules, batch.make_lineup(rules, strategies), seed=self.seed, games=self.n(games),
-                         threads=self.threads, rotate=rotate).run()
+        exp = Experiment(rules, batch.make_lineup(rules, strategies, self.strategy_paths), seed=self.seed,
+                         games=self.n(games), threads=self.threads, rotate=rotate, paths=self.strategy_paths).run()
         return exp
 
     def section(self, heading: str, cases: list[Case], metrics: list[str], key: str) -> None:
@@ -103,7 +106,7 @@ class Ctx:
         for m in metrics:
             rows += [m] + ([m + DECIDED] if m + DECIDED in cases[0].table.index else [])
         rows += [m for m in HEADLINE_ALWAYS if m not in rows]
-        self.lines += ["| metric | line-up | A | B | difference [95% interval] | p (Holm) |",
+        self.lines += ["| metric | line-up | A | B | difference [95% interval, unadjusted] | p (Holm-adjusted) |",
                        "|---|---|---|---|---|---|"]
         for m in rows:
             for c in cases:
@@ -281,7 +284,7 @@ def __getattr__(attr):
 
 
 def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None = None,
-           root: Path = RESULTS, panel: list[str] | None = None, paths=()) -> Path:
+           root: Path = RESULTS, panel: list[str] | None = None, paths=(), strategy_paths=()) -> Path:
     qs = questions(paths)
     if name not in qs:
         raise KeyError(f"unknown question {name!r}; choose one of: {', '.join(qs)}")
@@ -290,13 +293,15 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     folder.mkdir(parents=True, exist_ok=True)
     for old in [*folder.glob("*.csv"), *folder.glob("*.png")]:  # files of an earlier layout would linger
         old.unlink()
-    ctx = Ctx(scale, seed, threads, folder, [], {}, panel)
+    ctx = Ctx(scale, seed, threads, folder, [], {}, panel, tuple(str(p) for p in strategy_paths))
     t0 = time.time()
-    verdict = q.run(ctx)
+    with batch.recording() as used:  # every line-up the question plays, for provenance.json
+        verdict = q.run(ctx)
     if not isinstance(verdict, str):
         raise QuestionError(f"question file {q.path}: its answer must be a text, not {type(verdict).__name__}")
     default = ctx.panel == default_panel() or not q.panel
     own = "" if q.path.parent.resolve() == LIBRARY.resolve() else f" --question-path {q.path.parent}"
+    own += "".join(f" --strategy-path {p}" for p in ctx.strategy_paths)
     cmd = f"durak settle{own} {name}" + ("" if scale == 1 else f" --scale {scale:g}") + \
         ("" if seed == 2026 else f" --seed {seed}") + ("" if default else "".join(f" --panel {p}" for p in ctx.panel))
     scale_note = ("" if scale == 1 else
@@ -307,7 +312,9 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     lines = [f"# {q.title}", "", f"**The question.** {q.ask}", "", f"**The answer.** {verdict}", "",
              f"**Reproduce.** `{cmd}` (seed {seed}" + (f"; panel: {', '.join(ctx.panel)}, each playing every seat"
                                                         if q.panel else "; a tournament: no panel") + "). "
-             "Intervals are 95%; comparisons play both rule sets on the same deals and give Holm-adjusted p-values. "
+             "Intervals are 95% for each metric on its own (not adjusted); comparisons play both rule sets on the "
+             "same deals, and whether a difference is real is decided by Holm-adjusted p-values over the metrics of "
+             "each comparison, so an interval that just excludes zero can still read 'no detectable change'. "
              "Sizes are given as games out of 100: a change of 1.25 points is about 1 game in 80." + scale_note, ""]
     pages = atlas_pages(q)
     if pages:
@@ -315,6 +322,8 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
                   ": the same rule at every player count and skill level, beside every other rule.", ""]
     lines += ["## Numbers", ""] + ctx.lines
     lines += ["## Files", "", "- `summary.json`: the answer and the run's settings",
+              "- `provenance.json`: what it was made from: the commit, every strategy's code digest, the rules and "
+              "presets of every line-up played with a fingerprint of its play (`durak settle --check` reads it)",
               "- `*.csv`: the tables behind this page (aggregates only; one per panel strategy)",
               "- `*.png`: the plots above", "",
               f"{TIMING_PREFIX} {time.time() - t0:.0f} s on the machine that wrote it.", ""]
@@ -325,6 +334,7 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     (folder / "summary.json").write_text(json.dumps(
         {"question": q.title, "verdict": verdict, "command": cmd, "seed": seed, "scale": scale,
          "panel": ctx.panel if q.panel else None}, indent=1))
+    (folder / P.FILE).write_text(json.dumps(P.provenance(used, q.path, fingerprints=True), indent=1) + "\n")
     return folder
 
 
@@ -344,6 +354,25 @@ def atlas_pages(q) -> list[str]:
         if a.get(k) != b.get(k):
             name = R.ALIASES.get(k, k)
             out += [f"variant-{v}" for v in str(a.get(k, b.get(k))).split("+")] if name == "variant" else [name]
+    return out
+
+
+def check(root: Path = RESULTS, names=None, paths=()) -> list[tuple[str, list[str], list[str]]]:
+    """(question, reasons it is stale, notes) for every settled answer in `root` (or those named): stale when
+    the inputs recorded in its provenance.json no longer give it (sim.experiments.provenance.check)."""
+    root = Path(root)
+    qs = questions(paths)
+    out = []
+    for name in names or list(qs):
+        folder = root / name
+        if not (folder / "summary.json").exists():
+            if names:
+                out.append((name, [f"{folder} holds no settled answer (no summary.json)"], []))
+            continue
+        reasons, notes = P.check(folder, qs[name].path if name in qs else None)
+        if name not in qs:
+            reasons.append("no question file of this name any more")
+        out.append((name, reasons, notes))
     return out
 
 

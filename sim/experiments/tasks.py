@@ -21,7 +21,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sim import referee
 from sim.core import dispatch
 from sim.core.records import to_records
 from sim.core.rules import Rules
@@ -163,6 +162,7 @@ def play_chunk(task: Chunk) -> dict:
 
 def _verify(runner, task: Chunk) -> int:
     """Every verify-th series of the chunk through the reference referee ."""
+    from sim import referee  # only with --verify: a plain run does not load the referee
     s0, n, every, seed, deals = task.series0, task.n_series, task.verify, task.seed, task.deals
     done = 0
     for series in range(-(-s0 // every) * every, s0 + n, every):

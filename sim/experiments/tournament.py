@@ -34,6 +34,12 @@ class Tournament:
     pairs: dict = field(default_factory=dict)  # (i, j) -> (wins_i, wins_j, draws, games)
     seconds: float = 0.0
 
+    def provenance(self) -> dict:
+        """The commit, every entrant's code digest and the rules (sim.experiments.provenance), for metadata.json."""
+        from sim.experiments.provenance import provenance
+        labels = tuple(batch.parse_strategy(x, self.paths).label for x in self.strategies)
+        return provenance([(self.rules, labels, tuple(str(p) for p in self.paths))])
+
     def run(self, progress=None) -> "Tournament":
         n = self.rules.num_players
         if len(set(self.strategies)) < 2:

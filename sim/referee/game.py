@@ -272,17 +272,18 @@ class State:
             if pair[1] is not None:
                 every.append(pair[1])
         total = N_CARDS * self.copies()
+        known = [c for c in every if c is not None]
+        # a card named twice first: it is the likelier slip, and it explains a count one too high
+        dup = [card_name(c) for c, k in Counter(known).items() if k > self.copies()]
+        if dup and self.copies() == 2:
+            return f"card(s) {', '.join(sorted(dup))} are in play more than twice (two packs)"
+        if dup:
+            return f"card(s) {', '.join(sorted(dup))} are in two places at once"
         if len(every) != total:
             return f"hands, table, talon and discard hold {len(every)} cards, not {total}"
-        known = [c for c in every if c is not None]
         if require_known and len(known) != total:
             return f"{total - len(known)} cards are of unknown identity"
-        dup = [card_name(c) for c, k in Counter(known).items() if k > self.copies()]
-        if not dup:
-            return None
-        if self.copies() == 2:
-            return f"card(s) {', '.join(sorted(dup))} are in play more than twice (two packs)"
-        return f"card(s) {', '.join(sorted(dup))} are in two places at once"
+        return None
 
     # ---- position output -----------------------------------------------------------------
     def to_position(self) -> dict:

@@ -7,8 +7,6 @@ that every field has the type and range the format allows.
 """
 from __future__ import annotations
 
-import jsonschema
-
 from sim.core.rules import FAMILIES
 
 CARD = {"type": "string", "pattern": r"^\s*(?:[6-9]|10|[JQKAjqka])[CDHScdhs]\s*$",
@@ -81,6 +79,23 @@ DOCUMENT = {
     },
 }
 
+# `durak hint`: a position without an action (the action is what it answers), or a start of a deal
+HINT_POSITION = {
+    "type": "object",
+    "required": ["family", "position"],
+    "properties": {"family": DOCUMENT["properties"]["family"], "toggles": {"type": ["object", "null"]},
+                   "position": POSITION, "seat": SEAT},
+}
+HINT_START = {
+    "type": "object",
+    "required": ["family", "start_of_deal", "num_players", "hand", "trump_card"],
+    "properties": {"family": DOCUMENT["properties"]["family"], "toggles": {"type": ["object", "null"]},
+                   "start_of_deal": {"const": True}, "num_players": {"type": "integer", "minimum": 2, "maximum": 6},
+                   "seat": SEAT, "attacker": SEAT, "dealer": {"anyOf": [SEAT, {"type": "null"}]},
+                   "hand": CARDS, "trump_card": CARD,
+                   "teams": {"type": ["array", "null"], "items": {"type": "array", "items": SEAT}}},
+}
+
 EXAMPLES = {"type": "object", "required": ["examples"],
             "properties": {"examples": {"type": "array", "minItems": 1, "items": {"type": "object"}}}}
 
@@ -92,7 +107,7 @@ def json_path(parts) -> str:
     return out
 
 
-def _plain(err: jsonschema.ValidationError) -> str:
+def _plain(err) -> str:
     """A schema error in plain words (the card pattern, not the regular expression)."""
     v = err.validator
     if v == "pattern":
@@ -108,7 +123,10 @@ def _plain(err: jsonschema.ValidationError) -> str:
 
 
 def problem(doc, schema=DOCUMENT, prefix=()) -> str | None:
-    """The first problem of ``doc`` (the one nearest the top, then in path order), or None."""
+    """The first problem of ``doc`` (the one nearest the top, then in path order), or None.
+    jsonschema is imported here, not at the top: it takes most of a second, and only `judge` and `hint`
+    read documents (every command imports the referee for its error type)."""
+    import jsonschema
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(doc))
     if not errors:
         return None
