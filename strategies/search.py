@@ -109,7 +109,7 @@ def _playout(rv, ws, rec, trace, tn, pz, srng, which, two):
         if two:
             ws[O_HAND2] = ws[S_HANDS2 + seat]
         a = _policy(kind, obs, ws[S_LEGAL], pz, srng, which)
-        if not apply_packs(rv, ws, rec, a, trace, tn, False, two):
+        if not apply_packs(rv, ws, rec, a, trace, tn, False, two, True):
             return False
 
 
