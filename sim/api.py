@@ -35,15 +35,18 @@ from sim.experiments.settle import questions, write_index
 from sim.experiments.tournament import Tournament
 
 __all__ = ["Arm", "Atlas", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError",
-           "Tournament", "arms", "atlas", "atlas_site", "check", "compare", "comparison", "default_metric", "default_panel",
-           "experiment",
-           "first_error", "hint", "judge", "markdown", "panel", "panel_verdict", "percent_view", "play",
+           "Tournament", "arms", "atlas", "atlas_site", "check", "compare", "comparison", "default_metric",
+           "default_panel", "experiment", "first_error", "hint", "judge", "markdown", "panel", "panel_verdict", "percent_view", "play",
            "plot_comparison", "plot_lengths", "plot_rates", "questions", "replay", "resume", "rules_table", "run",
            "settle", "tell", "text", "tournament", "traces", "tracked_results", "write_index"]
 
 
-def _label(toggles: dict | None) -> str:
-    return ", ".join(f"{k}={R.format_value(v)}" for k, v in (toggles or {}).items())
+def _labels(labels, a, b, a_family, b_family) -> tuple[str, str]:
+    """The arms' labels: as given, else each arm's toggles (name=value), else its preset, else A / B."""
+    if labels:
+        return tuple(labels)
+    said = [", ".join(f"{k}={R.format_value(v)}" for k, v in (t or {}).items()) for t in (a, b)]
+    return said[0] or a_family or "A", said[1] or b_family or "B"
 
 
 def experiment(family: str | R.Rules = "podkidnoy", players: int = 2, toggles: dict | None = None,
@@ -74,7 +77,7 @@ def comparison(family: str = "podkidnoy", players: int = 2, a: dict | None = Non
                b_family: str | None = None, **kw) -> Comparison:
     """Two rule sets or two line-ups on the same deals, planned, not yet played: `.run()` plays it."""
     ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
-    la, lb = labels or (_label(a) or a_family or "A", _label(b) or b_family or "B")
+    la, lb = _labels(labels, a, b, a_family, b_family)
     arm_a = Arm(la, ra, batch.make_lineup(ra, a_strategies or strategies, paths))
     arm_b = Arm(lb, rb, batch.make_lineup(rb, b_strategies or strategies, paths))
     return Comparison(arm_a, arm_b, seed=seed, games=games, paths=tuple(paths), **kw)
@@ -93,7 +96,7 @@ def panel(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b:
     strategy -> played Comparison. `panel_verdict(result, metric)` says whether the answer holds across it."""
     names = [x for s in strategies for x in (default_panel() if s == "default" else [s])]
     ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
-    la, lb = labels or (_label(a) or a_family or "A", _label(b) or b_family or "B")
+    la, lb = _labels(labels, a, b, a_family, b_family)
     return _compare.run_panel(ra, rb, la, lb, names, seed, games, paths=tuple(paths), progress=progress, **kw)
 
 

@@ -443,20 +443,26 @@ class Runner:
     def warm(self, notice=None, seed: int = 0):
         """Compile the engine, or load it from the cache, before timing anything. `notice(text)` is a
         context manager shown while compiling (the first use of a line-up; cached afterwards). The trial game
-        is game 0 of the run's `seed`, so a strategy that fails in it is reported with the run's seed. Another
-        process compiling the same engine is waited for rather than repeated."""
-        if dispatch.is_compiled(self.engine):
-            self._play_raw(seed, 0, 1)
-            return
+        is game 0 of the run's `seed`, so a strategy that fails in it is reported with the run's seed."""
+        self._first_use(lambda: self._play_raw(seed, 0, 1), notice)
+
+    def _first_use(self, play, notice=None):
+        """play(), the engine's first use in this process compiling it (or loading it) under dispatch's lock:
+        another process or thread compiling the same engine is waited for rather than repeated."""
+        if self._warm or dispatch.is_compiled(self.engine):
+            self._warm = True
+            return play()
         with dispatch.compile_lock(self.engine):
             if notice is None or dispatch.is_compiled(self.engine):
-                self._play_raw(seed, 0, 1)
+                out = play()
             else:
                 names = ", ".join(sorted({s.name for s in self.seats}))
                 with notice(f"compiling the engine for {names} (first use of this line-up or of an edited "
                             f"strategy; cached afterwards)"):
-                    self._play_raw(seed, 0, 1)
+                    out = play()
             dispatch.mark_compiled(self.engine)
+        self._warm = True
+        return out
 
     @staticmethod
     def _state():
@@ -519,16 +525,8 @@ class Runner:
     def play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1, reuse: bool = False) -> np.ndarray:
         """The record rows of series series0.. (raises on an illegal move). `reuse`: into this thread's buffer,
         overwritten by its next call (the core clears every row it plays; a chunk's fresh 8 MB cost more
-        in page faults than its games' tally). The first call compiles the engine (or loads it) under
-        dispatch's lock, so that processes and threads wanting it at once compile it once."""
-        if self._warm or dispatch.is_compiled(self.engine):
-            self._warm = True
-            return self._play_raw(seed, series0, n_series, deals, reuse)
-        with dispatch.compile_lock(self.engine):
-            raw = self._play_raw(seed, series0, n_series, deals, reuse)
-            dispatch.mark_compiled(self.engine)
-        self._warm = True
-        return raw
+        in page faults than its games' tally). The first call compiles the engine or loads it (_first_use)."""
+        return self._first_use(lambda: self._play_raw(seed, series0, n_series, deals, reuse))
 
     def _play_raw(self, seed: int, series0: int, n_series: int, deals: int = 1, reuse: bool = False) -> np.ndarray:
         rows = n_series * deals
