@@ -252,10 +252,12 @@ def shared_engine() -> set[str]:
     return {n.strip() for n in os.environ.get(SHARED_ENV, "").split(",") if n.strip()}
 
 
-def _engine_names(names) -> tuple:
-    """The strategies an engine for `names` holds: them and greedy, or the whole shared set when they lie in it."""
+def _engine_names(names, rules=None) -> tuple:
+    """The strategies an engine for `names` holds: them and greedy, or the whole shared set when they lie in it.
+    An engine with rules compiled in (`rules` given) serves one rule set only, so it never takes the shared set:
+    widening it would add minutes of compile for line-ups that cannot share it anyway."""
     wanted = set(names) | set(ALWAYS)
-    shared = shared_engine()
+    shared = shared_engine() if rules is None else set()
     return tuple(sorted(shared if wanted <= shared else wanted))
 
 
@@ -276,7 +278,7 @@ def compile_lock(mod: ModuleType):
 def engine_compiled(names, paths=(), rules=None) -> bool:
     """Is the engine engine_for(names, paths, rules) would give compiled already? Found by its name alone:
     nothing is written or imported (an auto choice of engine asks this on every run)."""
-    key = _engine_names(names)
+    key = _engine_names(names, rules)
     package = None if rules is None else specialise.package_name(tuple(int(x) for x in rules))
     digest = _digest([info(n, paths).path for n in key], package)
     return (Path(os.environ.get("NUMBA_CACHE_DIR", cache_dir() / "numba")) / f"compiled-durak_engine_{digest}").exists()
@@ -290,7 +292,7 @@ def engine_for(names, paths=(), rules=None) -> tuple[ModuleType, list[str]]:
     # library for a greedy-vs-greedy run cost a minute. Tournaments and comparisons pass every
     # strategy they use at once (Runner(also=...)), so their line-ups share one engine.
     fixed = None if rules is None else tuple(int(x) for x in rules)
-    key = (_engine_names(names), tuple(str(p) for p in paths), fixed)
+    key = (_engine_names(names, fixed), tuple(str(p) for p in paths), fixed)
     if key in _ENGINES:
         return _ENGINES[key], list(key[0])
     infos = [info(n, paths) for n in key[0]]

@@ -16,7 +16,7 @@ from sim.core.kernels import after_deal, apply_packs, new_series, start_deal
 from sim.core.layout import F_DEAL, F_ERROR, F_GAME, F_SERIES, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK, S_HANDS, S_LEGAL
 from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.lib import mix64, rng_below, seed_stream
-from sim.core.rules import R_NPLAYERS, R_TWO_PACKS
+from sim.core.rules import R_NPLAYERS
 
 CHECKED = True  # test every answer with option_ok (sim.core.dispatch writes False for a trusted line-up)
 
@@ -51,7 +51,8 @@ def _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, two)
 
 @njit(cache=True, _nrt=False)
 def play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status):
-    """One pack: the hot loop, with no two-pack step in it."""
+    """One pack: the hot loop, with no two-pack step in it. A function of its own (not inlined in the chunk's
+    loops), which LLVM optimises several times better than the same loop nested in them."""
     _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, False)
 
 
@@ -68,59 +69,59 @@ def strategy_key(seed, series):
     return mix64(k ^ np.uint64(0xD1B54A32D192ED03)) + k
 
 
-@njit(cache=True, _nrt=False)
-def play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, row0, deck_out, trace, tn, tracing,
-                rngs, srng, status):
-    """Play deals row0.. of one series: the same seats, the dealer and first attacker passed on (RUL-7/8).
-    ws is a preallocated state (layout.STATE_SIZE), obs its read-only prefix."""
+@njit(cache=True, _nrt=False, inline="always")
+def _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing, status,
+           two):
+    """Series series0 .. series0+n_series-1 (recs has n_series*n_deals rows), each series the same seats with
+    the dealer and first attacker passed on (RUL-7/8). ws is a preallocated state (layout.STATE_SIZE), obs its
+    read-only prefix. `status` ([game, seat, decisions]) says where the chunk is, for a watchdog reading it
+    from outside. With `tracing`, one series whose decks go to deck_out and whose actions go to trace."""
     n = rv[R_NPLAYERS]
-    new_series(rv, ws)
-    drng = rngs[0:1]
-    seed_stream(drng, seed, series, 0)
-    srng[0] = strategy_key(seed, series)
-    dealer = rng_below(drng, n)
-    prev_fool = -1
-    for d in range(n_deals):
-        rec = recs[row0 + d]
-        rec[:] = 0
-        rec[F_GAME] = series * n_deals + d
-        rec[F_SERIES] = series
-        rec[F_DEAL] = d
-        status[0] = series * n_deals + d
-        start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing)
-        if tracing:
-            for i in range(deck_out.shape[1]):
-                deck_out[d, i] = ws[S_DECK + i]
-        if rv[R_TWO_PACKS] != 0:
-            play_two_packs(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
-        else:
-            play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
-        if rec[F_ERROR]:
-            return
-        dealer, prev_fool = after_deal(rv, rec, dealer)
-
-
-@njit(nogil=True, cache=True)
-def play_batch(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, status):
-    """Series series0 .. series0+n_series-1; recs has n_series*n_deals rows. Releases the GIL:
-    the batch runner runs chunks on threads, and each series' seed makes the split irrelevant.
-    `status` ([game, seat, decisions]) says where the chunk is, for a watchdog reading it from outside."""
-    deck_out = np.zeros((1, 72), dtype=np.int64)
-    trace = np.zeros((1, 4), dtype=np.int64)
-    tn = np.zeros(1, dtype=np.int64)
-    rngs = np.zeros(1, dtype=np.uint64)
+    drng = np.zeros(1, dtype=np.uint64)
     srng = np.zeros(1, dtype=np.uint64)
     status[2] = 1  # running (compiled): the watchdog counts from here
     for k in range(n_series):
-        play_series(rv, ws, obs, sids, params, seed, series0 + k, n_deals, recs, k * n_deals, deck_out, trace, tn,
-                    False, rngs, srng, status)
+        series = series0 + k
+        new_series(rv, ws)
+        seed_stream(drng, seed, series, 0)
+        srng[0] = strategy_key(seed, series)
+        dealer = rng_below(drng, n)
+        prev_fool = -1
+        for d in range(n_deals):
+            rec = recs[k * n_deals + d]
+            rec[:] = 0
+            rec[F_GAME] = series * n_deals + d
+            rec[F_SERIES] = series
+            rec[F_DEAL] = d
+            status[0] = series * n_deals + d
+            start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing)
+            if tracing:
+                for i in range(deck_out.shape[1]):
+                    deck_out[d, i] = ws[S_DECK + i]
+            if two:
+                play_two_packs(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
+            else:
+                play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status)
+            if rec[F_ERROR]:
+                return
+            dealer, prev_fool = after_deal(rv, rec, dealer)
+
+
+# The two entry points. Each compiles on its first call and carries its own copy of the whole game (numba
+# links every callee into each top-level function and optimises the result again), so there is one per
+# pack count and none per purpose: the batch and the traced replay of a game share play_chunk.
+@njit(nogil=True, cache=True)
+def play_chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing,
+               status):
+    """One pack: the hot loop, with no two-pack step in it. Releases the GIL: the batch runner runs chunks on
+    threads, and each series' seed makes the split irrelevant."""
+    _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing, status,
+           False)
 
 
 @njit(nogil=True, cache=True)
-def play_traced(rv, ws, obs, sids, params, seed, series, n_deals, recs, deck_out, trace, tn, status):
-    rngs = np.zeros(1, dtype=np.uint64)
-    srng = np.zeros(1, dtype=np.uint64)
-    status[2] = 1
-    play_series(rv, ws, obs, sids, params, seed, series, n_deals, recs, 0, deck_out, trace, tn, True, rngs, srng,
-                status)
-
+def play_chunk_two_packs(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn,
+                         tracing, status):
+    """Two packs (VAR-BD1): the actor's twins go in the observation too."""
+    _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing, status,
+           True)

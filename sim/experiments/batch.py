@@ -428,10 +428,12 @@ class Runner:
         self.seats = seats
         self.paths = tuple(str(p) for p in paths)
         self.rv = rules.vector()
-        self._warm = False  # play_batch compiled or loaded (warm)
+        self._warm = False  # the engine's entry point compiled or loaded (warm)
         self.specialised = specialised
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths,
                                                  rules=self.rv if specialised else None)
+        # one entry point per pack count, so that a one-pack run never compiles the two-pack game
+        self._entry = self.engine.play_chunk_two_packs if rules.toggles.get("two_packs") else self.engine.play_chunk
         self.sids = np.zeros(6, dtype=np.int64)
         # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
         self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
@@ -538,8 +540,10 @@ class Runner:
         else:
             raw = np.zeros((rows, E.F_SIZE), dtype=np.int64)
         ws, obs = self._state()
-        self._call(self.engine.play_batch, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
-                   np.int64(series0), np.int64(n_series), np.int64(deals), raw)
+        self._call(self._entry, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
+                   np.int64(series0), np.int64(n_series), np.int64(deals), raw,
+                   np.zeros((1, 72), dtype=np.int64), np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                   False)
         self.check(raw, seed, deals)
         return raw
 
@@ -563,8 +567,9 @@ class Runner:
         rows = np.zeros((E.TRACE_CAP, 4), dtype=np.int64)
         tn = np.zeros(1, dtype=np.int64)
         ws, obs = self._state()
-        self._call(self.engine.play_traced, seed, deals, self.rv, ws, obs, self.sids, self.params, np.int64(seed),
-                   np.int64(series), np.int64(deals), raw, decks, rows, tn)
+        self._first_use(lambda: self._call(self._entry, seed, deals, self.rv, ws, obs, self.sids, self.params,
+                                           np.int64(seed), np.int64(series), np.int64(1), np.int64(deals), raw, decks,
+                                           rows, tn, True))
         if tn[0] > E.TRACE_CAP:
             raise RuntimeError(f"trace of game {series} longer than {E.TRACE_CAP} actions")
         if check:
