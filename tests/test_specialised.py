@@ -90,6 +90,10 @@ FAMILY_CASES = [("prostoy_5", 5, ("greedy", "random")), ("prostoy_6", 3, ("greed
                 ("podkidnoy", 4, ("greedy", "expert")), ("perevodnoy", 2, ("greedy", "expert"))]
 
 
+def test_every_family_has_a_slow_case():
+    assert sorted(f for f, _, _ in FAMILY_CASES) == sorted(FAMILIES)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("family,n,names", FAMILY_CASES, ids=[f"{f}-{n}p" for f, n, _ in FAMILY_CASES])
 def test_same_games_families(family, n, names):
