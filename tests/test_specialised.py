@@ -3,7 +3,7 @@
 For the same seed every per-game record must be the same bit for bit, for every family and any rule
 configuration, whatever the strategies: both engines run the same kernels' text, one with the rules read at
 run time, one with them folded in as constants. Each rule set costs a compile of its own engine, so the
-default tier checks a few (the benchmark's podkidnoy among them); the slow tier every family (expert in two),
+default tier checks the benchmark's podkidnoy; the slow tier every family (expert in two),
 and random configurations from the fuzzer's space.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def _lineups(rules, names):
 
 @pytest.mark.parametrize("family,n,toggles", [
     ("podkidnoy", 2, {}),
-    ("perevodnoy", 3, {"proezdnoy": True, "throw_in_after_take": False}),
+    pytest.param("perevodnoy", 3, {"proezdnoy": True, "throw_in_after_take": False}, marks=pytest.mark.slow),
     pytest.param("prostoy_5", 4, {}, marks=pytest.mark.slow),
 ])
 def test_same_games(family, n, toggles):
