@@ -291,3 +291,26 @@ def test_the_committed_settled_answers_still_reproduce():
     stale = {q: reasons for q, reasons, _ in rows if reasons}
     assert set(stale) - KNOWN_STALE == set(), {q: stale[q] for q in set(stale) - KNOWN_STALE}
     assert KNOWN_STALE - set(stale) == set(), f"now current, take them off KNOWN_STALE: {KNOWN_STALE - set(stale)}"
+
+
+def test_an_interrupted_settle_keeps_the_answers_files_and_a_finished_one_drops_only_files_it_did_not_write(
+        tmp_path, monkeypatch):
+    """Files of an earlier layout go once a run has finished; a run that fails half-way leaves them all."""
+    qdir, root = tmp_path / "q", tmp_path / "out"
+    qdir.mkdir()
+    (qdir / "writes_one.py").write_text(
+        'TITLE = "?"\nQUESTION = "?"\nimport os\n'
+        'def run(ctx):\n    (ctx.folder / "kept.csv").write_text("new")\n'
+        '    if os.environ.get("STOP_HALF_WAY"):\n        raise KeyboardInterrupt\n    return "Yes."\n')
+    folder = root / "writes-one"
+    folder.mkdir(parents=True)
+    for f in ("kept.csv", "earlier_layout.csv", "earlier.png"):
+        (folder / f).write_text("old")
+    monkeypatch.setenv("STOP_HALF_WAY", "1")
+    with pytest.raises(KeyboardInterrupt):
+        S.settle("writes-one", root=root, paths=[qdir])
+    monkeypatch.delenv("STOP_HALF_WAY")
+    assert sorted(f.name for f in folder.iterdir()) == ["earlier.png", "earlier_layout.csv", "kept.csv"]
+    S.settle("writes-one", root=root, paths=[qdir])
+    assert not (folder / "earlier_layout.csv").exists() and not (folder / "earlier.png").exists()
+    assert (folder / "kept.csv").read_text() == "new"

@@ -291,12 +291,16 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     q = qs[name]
     folder = Path(root) / name
     folder.mkdir(parents=True, exist_ok=True)
-    for old in [*folder.glob("*.csv"), *folder.glob("*.png")]:  # files of an earlier layout would linger
-        old.unlink()
+    # files of an earlier layout would linger: those this run does not rewrite go once it has finished, so an
+    # interrupted run leaves the committed answer's files in place
+    before = {f: f.stat().st_mtime_ns for f in [*folder.glob("*.csv"), *folder.glob("*.png")]}
     ctx = Ctx(scale, seed, threads, folder, [], {}, panel, tuple(str(p) for p in strategy_paths))
     t0 = time.time()
     with batch.recording() as used:  # every line-up the question plays, for provenance.json
         verdict = q.run(ctx)
+    for f, mtime in before.items():
+        if f.exists() and f.stat().st_mtime_ns == mtime:
+            f.unlink()
     if not isinstance(verdict, str):
         raise QuestionError(f"question file {q.path}: its answer must be a text, not {type(verdict).__name__}")
     default = ctx.panel == default_panel() or not q.panel
