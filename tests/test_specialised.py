@@ -108,3 +108,12 @@ def test_same_games_random_rules(k):
     rules = resolve(family, n, toggles)
     names = ("greedy", "random")
     assert _compare(rules, _lineups(rules, names), names, series=1500, deals=deals) > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family,n,toggles", [("perevodnoy", 4, {"two_packs": True}),
+                                              ("podkidnoy", 3, {"variant": "kitaisky"})], ids=["two-packs", "variant"])
+def test_same_games_two_packs_and_a_variant(family, n, toggles):
+    """The fuzzer's configurations draw neither two packs (the engine's second entry point) nor a §6 variant."""
+    rules = resolve(family, n, toggles)
+    assert _compare(rules, _lineups(rules, QUICK), QUICK, series=600) > 0
