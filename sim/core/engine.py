@@ -109,9 +109,9 @@ def _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, de
 
 # The two entry points. Each compiles on its first call and carries its own copy of the whole game (numba
 # links every callee into each top-level function and optimises the result again), so there is one per
-# pack count and none per purpose: the batch and the traced replay of a game share play_chunk.
+# pack count and none per purpose: the batch and the traced replay of a game share play_deals.
 @njit(nogil=True, cache=True)
-def play_chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing,
+def play_deals(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing,
                status):
     """One pack: the hot loop, with no two-pack step in it. Releases the GIL: the batch runner runs chunks on
     threads, and each series' seed makes the split irrelevant."""
@@ -120,7 +120,7 @@ def play_chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs
 
 
 @njit(nogil=True, cache=True)
-def play_chunk_two_packs(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn,
+def play_deals_two_packs(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn,
                          tracing, status):
     """Two packs (VAR-BD1): the actor's twins go in the observation too."""
     _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, deck_out, trace, tn, tracing, status,

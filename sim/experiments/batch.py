@@ -433,7 +433,7 @@ class Runner:
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths,
                                                  rules=self.rv if specialised else None)
         # one entry point per pack count, so that a one-pack run never compiles the two-pack game
-        self._entry = self.engine.play_chunk_two_packs if rules.toggles.get("two_packs") else self.engine.play_chunk
+        self._entry = self.engine.play_deals_two_packs if rules.toggles.get("two_packs") else self.engine.play_deals
         self.sids = np.zeros(6, dtype=np.int64)
         # as wide as the most parameters any strategy of the engine declares (dispatch.params_width)
         self.params = np.zeros((6, dispatch.params_width(order, paths)), dtype=np.float64)
