@@ -311,6 +311,7 @@ def test_an_interrupted_settle_keeps_the_answers_files_and_a_finished_one_drops_
         S.settle("writes-one", root=root, paths=[qdir])
     monkeypatch.delenv("STOP_HALF_WAY")
     assert sorted(f.name for f in folder.iterdir()) == ["earlier.png", "earlier_layout.csv", "kept.csv"]
+    assert (folder / "earlier_layout.csv").read_text() == (folder / "earlier.png").read_text() == "old"
     S.settle("writes-one", root=root, paths=[qdir])
     assert not (folder / "earlier_layout.csv").exists() and not (folder / "earlier.png").exists()
     assert (folder / "kept.csv").read_text() == "new"

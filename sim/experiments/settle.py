@@ -23,6 +23,7 @@ import hashlib
 import importlib.util
 import json
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass
@@ -292,14 +293,17 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
     folder = Path(root) / name
     folder.mkdir(parents=True, exist_ok=True)
     # files of an earlier layout would linger: those this run does not rewrite go once it has finished, so an
-    # interrupted run leaves the committed answer's files in place
-    before = {f: f.stat().st_mtime_ns for f in [*folder.glob("*.csv"), *folder.glob("*.png")]}
+    # interrupted run leaves the committed answer's files in place. Each is stamped with time 0 first, so that a
+    # rewrite shows whatever the file system's clock granularity (comparing with the run's start time would not)
+    before = [*folder.glob("*.csv"), *folder.glob("*.png")]
+    for f in before:
+        os.utime(f, ns=(f.stat().st_atime_ns, 0))
     ctx = Ctx(scale, seed, threads, folder, [], {}, panel, tuple(str(p) for p in strategy_paths))
     t0 = time.time()
     with batch.recording() as used:  # every line-up the question plays, for provenance.json
         verdict = q.run(ctx)
-    for f, mtime in before.items():
-        if f.exists() and f.stat().st_mtime_ns == mtime:
+    for f in before:
+        if f.exists() and f.stat().st_mtime_ns == 0:
             f.unlink()
     if not isinstance(verdict, str):
         raise QuestionError(f"question file {q.path}: its answer must be a text, not {type(verdict).__name__}")
