@@ -1,6 +1,9 @@
-"""Suite-wide set-up: every line-up of library strategies that costs little to compile plays on one shared
-engine (sim.core.dispatch.shared_engine), so a cold run of the suite compiles it once instead of once per
-line-up. Set here at import, before any engine is built, so that workers and the CLI's subprocesses inherit it."""
+"""Suite-wide set-up: the library's line-ups play on a few shared engines (sim.core.dispatch.shared_engines), so a
+cold run of the suite compiles each once instead of once per line-up: one for every strategy that costs little to
+compile, and one for the search players and the learned one with expert, random and greedy (their opponents in the
+tests). Those three engines cost minutes each: apart, 538, 586 and 387 CPU-s cold, but they share expert's code, so
+together they cost little more than the largest. Set here at import,
+before any engine is built, so that workers and the CLI's subprocesses inherit it."""
 import os
 from pathlib import Path
 
@@ -8,11 +11,10 @@ import pytest
 
 from sim.core import dispatch
 
-# the library strategies but the search players and the learned one, whose engines cost minutes of their own
-SHARED = sorted(n for n, p in dispatch.discover().items()
-                if Path(p).parent == dispatch.BUILTIN_DIR and n not in ("search", "rollout", "learned"))
-os.environ.setdefault(dispatch.SHARED_ENV, ",".join(SHARED))
-
+HEAVY = ("search", "rollout", "learned")
+QUICK = sorted(n for n, p in dispatch.discover().items() if Path(p).parent == dispatch.BUILTIN_DIR and n not in HEAVY)
+GROUPS = [QUICK, sorted(HEAVY + ("expert", "random", "greedy"))]
+os.environ.setdefault(dispatch.SHARED_ENV, ";".join(",".join(g) for g in GROUPS))
 
 import pytest
 

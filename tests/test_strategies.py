@@ -1,7 +1,7 @@
 """The strategy library (strategies/*.py): legal play, referee replay, strength, parameters, the CLI.
 
-The quick strategies' line-ups are served by the suite's shared engine (conftest: one compile for them
-all); the `engine_all` fixture widens it to every strategy for the slow tier's checks.
+The line-ups are served by the suite's shared engines (conftest): one compile for the quick strategies, one for
+each heavy one with its opponents.
 """
 import json
 
@@ -53,19 +53,9 @@ QUICK_NAMES = [n for n in ALL_NAMES if n not in HEAVY]
 
 
 @pytest.fixture(scope="module")
-def engine_all():
-    """Every line-up of this module plays on one engine holding every strategy (the suite's shared engine,
-    conftest, holds the quick ones only)."""
-    mp = pytest.MonkeyPatch()
-    mp.setenv(dispatch.SHARED_ENV, ",".join(ALL_NAMES))
-    yield ALL_NAMES
-    mp.undo()
-
-
-@pytest.fixture(scope="module")
 def engine_quick():
     """The quick strategies play on the suite's shared engine (conftest): one compile for them all."""
-    assert dispatch.shared_engine() >= set(QUICK_NAMES)
+    assert set(QUICK_NAMES) in dispatch.shared_engines()
     return QUICK_NAMES
 
 
@@ -113,7 +103,7 @@ def test_quick_games_without_an_illegal_move_replay_through_the_referee(engine_q
 @pytest.mark.slow
 @pytest.mark.rules("C-4", "TEAM-3", "RUL-22")
 @pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
-def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
+def test_ten_thousand_games_without_an_illegal_move(name, family):
     """batch.run raises IllegalMoveError on any illegal answer (10,000 games per strategy and family); every
     decided deal has exactly one fool (one losing team: C-4, TEAM-3), cards stay accounted for, and the
     strategy does not make deals cycle (RUL-22: under 2% unfinished)."""
@@ -128,7 +118,7 @@ def test_ten_thousand_games_without_an_illegal_move(engine_all, name, family):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,family", PLAYS, ids=[f"{n}-{f}" for n, f in PLAYS])
-def test_traces_replay_through_the_referee(engine_all, name, family):
+def test_traces_replay_through_the_referee(name, family):
     """~100 deals per strategy and family: every action is legal for the independent referee."""
     for i, (n, toggles, _) in enumerate(MIXES[family]):
         rules = R.resolve(family, n, toggles)
@@ -140,7 +130,7 @@ def test_traces_replay_through_the_referee(engine_all, name, family):
 @pytest.mark.slow
 @pytest.mark.parametrize("name,family", [(n, f) for n, f in PLAYS if n != "random"],
                          ids=[f"{n}-{f}" for n, f in PLAYS if n != "random"])
-def test_beats_random_two_players(engine_all, name, family):
+def test_beats_random_two_players(name, family):
     """Fool rate of the strategy vs random's, 20,000 games with the seats swapped half-way: the 95%
     Wilson intervals must not overlap (so the difference's interval excludes 0)."""
     rules = R.resolve(family, 2)
@@ -221,7 +211,7 @@ VARIANT_PLAYS = [(n, v.name) for n in ALL_NAMES for v in PLAYED_VARIANTS
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name,variant", VARIANT_PLAYS, ids=[f"{n}-{v}" for n, v in VARIANT_PLAYS])
-def test_declared_variants_are_played_legally(engine_all, name, variant):
+def test_declared_variants_are_played_legally(name, variant):
     """A strategy that declares a §6 variant (VARIANTS) plays it without an illegal move in every family
     the variant and the strategy share (2, 3 and 4 players in turn), cards stay accounted for, and a few of its
     deals replay through the independent referee."""

@@ -246,19 +246,23 @@ def mark_compiled(mod: ModuleType):
 SHARED_ENV = "DURAK_SHARED_ENGINE"
 
 
-def shared_engine() -> set[str]:
-    """The strategies of $DURAK_SHARED_ENGINE (comma-separated): every line-up made only of them plays on
-    one engine that holds them all, so a batch of line-ups (the test suite sets it) compiles once."""
-    return {n.strip() for n in os.environ.get(SHARED_ENV, "").split(",") if n.strip()}
+def shared_engines() -> list[set[str]]:
+    """The groups of $DURAK_SHARED_ENGINE (strategies comma-separated, groups separated by ';'): a line-up made
+    only of one group's strategies plays on one engine holding that whole group (the first that fits), so a
+    batch of line-ups (the test suite sets it) compiles once per group."""
+    groups = [{n.strip() for n in g.split(",") if n.strip()} for g in os.environ.get(SHARED_ENV, "").split(";")]
+    return [g for g in groups if g]
 
 
 def _engine_names(names, rules=None) -> tuple:
-    """The strategies an engine for `names` holds: them and greedy, or the whole shared set when they lie in it.
-    An engine with rules compiled in (`rules` given) serves one rule set only, so it never takes the shared set:
+    """The strategies an engine for `names` holds: them and greedy, or a whole shared group when they lie in it.
+    An engine with rules compiled in (`rules` given) serves one rule set only, so it never takes a shared group:
     widening it would add minutes of compile for line-ups that cannot share it anyway."""
     wanted = set(names) | set(ALWAYS)
-    shared = shared_engine() if rules is None else set()
-    return tuple(sorted(shared if wanted <= shared else wanted))
+    for group in (shared_engines() if rules is None else ()):
+        if wanted <= group:
+            return tuple(sorted(group))
+    return tuple(sorted(wanted))
 
 
 @contextlib.contextmanager
