@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from sim.core.layout import K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD
-from sim.core.lib import O_HAND, O_SHOW_LEGAL
+from sim.core.lib import O_HAND, O_SHOW_LEGAL, O_TALON
 from strategies import expert as _expert
 from strategies._features import MAXC, NF, NP, group, option, options, position, stack_f64, stack_i64
 from sim.core.nn import affine, relu_out
@@ -25,7 +25,12 @@ DESCRIPTION = ("Expert's answers re-ranked by a network fitted to search's optio
     f"{max(META['data_seeds'])}, network {META['digest']})" if META.get("trained") else " (untrained: plays expert)"))
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # leads through attack_ok (options), the rest from `legal`
-PARAMS = {}
+PARAMS = {"talon_at_most": (-1.0, -1.0, 120.0, "weigh the options by the network only while the talon holds at most this "
+                                                 "many cards, else play expert's answer (-1: TALON_AT_MOST's choice)")}
+WHOLE_PARAMS = ("talon_at_most",)
+# per network group (strategies._features.group: prostoy_5, prostoy_6, podkidnoy, perevodnoy; 2 players, then 3-6):
+# the talon size up to which the network weighs the options
+TALON_AT_MOST = np.array([120, 120, 120, 120, 120, 120, 120, 120])  # 120: every talon (two packs too)
 XP = _expert.params()  # expert's own tables (every parameter TUNED)
 W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
 
@@ -62,8 +67,11 @@ def expert_decides(obs, kind):
 
 
 @njit(_nrt=False)
-def decide(obs, kind, legal, first):
+def decide(obs, kind, legal, first, params):
     if expert_decides(obs, kind):
+        return first
+    gate = params[0] if params[0] >= 0 else TALON_AT_MOST[group(obs)]
+    if obs[O_TALON] > gate:
         return first
     cands = stack_i64(MAXC)
     nc = options(obs, kind, legal, first, cands, CAP)
@@ -74,35 +82,35 @@ def decide(obs, kind, legal, first):
 
 @njit(_nrt=False)
 def attack(obs, legal, params, rng):
-    return decide(obs, K_ATTACK, obs[O_HAND], _expert.attack(obs, legal, XP, rng))
+    return decide(obs, K_ATTACK, obs[O_HAND], _expert.attack(obs, legal, XP, rng), params)
 
 
 @njit(_nrt=False)
 def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
-    return decide(obs, K_COVER, legal, _expert.cover(obs, legal, XP, rng))
+    return decide(obs, K_COVER, legal, _expert.cover(obs, legal, XP, rng), params)
 
 
 @njit(_nrt=False)
 def throw_in(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
-    return decide(obs, K_THROW_IN, legal, _expert.throw_in(obs, legal, XP, rng))
+    return decide(obs, K_THROW_IN, legal, _expert.throw_in(obs, legal, XP, rng), params)
 
 
 @njit(_nrt=False)
 def transfer(obs, legal, params, rng):
     if legal == 0 and obs[O_SHOW_LEGAL] == 0:
         return np.int64(NO_CARD)
-    return decide(obs, K_TRANSFER, legal, _expert.transfer(obs, legal, XP, rng))
+    return decide(obs, K_TRANSFER, legal, _expert.transfer(obs, legal, XP, rng), params)
 
 
 @njit(_nrt=False)
 def exchange(obs, legal, params, rng):
-    return decide(obs, K_EXCHANGE, legal, _expert.exchange(obs, legal, XP, rng))
+    return decide(obs, K_EXCHANGE, legal, _expert.exchange(obs, legal, XP, rng), params)
 
 
 @njit(_nrt=False)
 def swap(obs, legal, params, rng):
-    return decide(obs, K_SWAP, legal, _expert.swap(obs, legal, XP, rng))
+    return decide(obs, K_SWAP, legal, _expert.swap(obs, legal, XP, rng), params)

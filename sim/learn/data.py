@@ -30,6 +30,7 @@ from strategies._features import MAXC, options
 
 PLAYERS = {"expert": 1, "learned": 2}
 XP = _learned.XP  # expert's own tables
+LP = np.full(XP.shape[0], -1.0)  # the learned player's parameters: its own defaults
 
 
 @njit
@@ -38,16 +39,16 @@ def _answer(kind, obs, legal, rng, which):
     if which != 2:
         return _search._policy(kind, obs, legal, XP, rng, 1)
     if kind == L.K_ATTACK:
-        return _learned.attack(obs, legal, XP, rng)
+        return _learned.attack(obs, legal, LP, rng)
     if kind == L.K_COVER:
-        return _learned.cover(obs, legal, XP, rng)
+        return _learned.cover(obs, legal, LP, rng)
     if kind == L.K_THROW_IN:
-        return _learned.throw_in(obs, legal, XP, rng)
+        return _learned.throw_in(obs, legal, LP, rng)
     if kind == L.K_TRANSFER:
-        return _learned.transfer(obs, legal, XP, rng)
+        return _learned.transfer(obs, legal, LP, rng)
     if kind == L.K_SWAP:
-        return _learned.swap(obs, legal, XP, rng)
-    return _learned.exchange(obs, legal, XP, rng)
+        return _learned.swap(obs, legal, LP, rng)
+    return _learned.exchange(obs, legal, LP, rng)
 
 
 @njit(nogil=True)
