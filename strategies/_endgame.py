@@ -4,7 +4,9 @@ Once the talon is empty and two players are left, every card is known: the oppon
 seat to act cannot see. The rest of the deal is then a game of perfect information with three outcomes
 (escape +1, draw 0, fool -1), solved here by alpha-beta search over the bouts that follow, under the
 plain podkidnoy rules (RUL-10..21: a lead of one rank, covers, throw-ins of the ranks on the table up to
-the limit, throw-ins after a take). Nothing allocates (the engine is compiled without NRT): the whole
+the limit, throw-ins after a take) and in perevodnoy the transfers by laying a card (PER-1, PER-3..5: before
+anything is covered, onto an attacker who can face one card more, back and forth, the limit set anew by the new
+defender's hand). Nothing allocates (the engine is compiled without NRT): the whole
 position is a handful of int64 bitmasks passed down the recursion, with a node budget; a search that runs
 out of budget answers "unknown".
 
@@ -31,19 +33,19 @@ from numba.extending import intrinsic
 from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_COVER_TARGET, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N,
     O_NTABLE, O_OUT, O_RULES, O_SEAT, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_SUIT,
-    RANK_MASKS, K_ATTACK, K_COVER, K_THROW_IN, lowest, popcount,
+    RANK_MASKS, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, lowest, popcount,
 )
 from sim.core.rules import (
-    MODE_PODKIDNOY, R_LEAD_SINGLE, R_MAX_ATTACK, R_MODE, R_POGONY_WIN, R_SIX_BEATS_ACE, R_THROW_AFTER_TAKE,
-    R_N_TEAMS, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_TWO_PACKS, R_VARIANT_ANY,
+    MODE_PEREVODNOY, MODE_PODKIDNOY, R_LEAD_SINGLE, R_MAX_ATTACK, R_MODE, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
+    R_SIX_BEATS_ACE, R_THROW_AFTER_TAKE, R_N_TEAMS, R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_TWO_PACKS, R_VARIANT_ANY,
 )
 
 # phases of the search: LEAD, THROW, THROWT are the attacker's (max), DEF and DEF_FRESH the defender's (min)
 LEAD, DEF_FRESH, DEF, THROW, THROWT = 0, 1, 2, 3, 4
 UNKNOWN = -9  # a value the budget did not allow to find
 # one frame of the explicit stack (the search is iterative: numba's cache cannot hold recursive functions)
-PH, A, D, T, U, NT, LIM, AL, BE, BEST, I1, I2, NEG, OPT0, AL0, BE0 = range(16)
-FS = 16
+PH, A, D, T, U, NT, LIM, AL, BE, BEST, I1, I2, NEG, OPT0, AL0, BE0, TR = range(17)
+FS = 17
 MAXD = 96  # frames; a deeper line answers UNKNOWN
 BUF = MAXD * FS
 # the transposition table: values of bout starts (LEAD: the leader's hand a, the other's d) already searched in
@@ -91,8 +93,9 @@ def _ranks(t):
 
 
 @njit(_nrt=False)
-def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa):
-    """Open a frame at buf[fb:]: a node of the search with its move iterator at the start."""
+def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa, per):
+    """Open a frame at buf[fb:]: a node of the search with its move iterator at the start. per: perevodnoy, where a
+    defender facing a table with nothing covered yet may transfer (TR)."""
     if (ph == DEF or ph == DEF_FRESH) and u == 0:
         ph = THROW  # every card covered: the attacker throws in or passes
     buf[fb + PH] = ph
@@ -110,6 +113,7 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa):
     buf[fb + BEST] = -2
     buf[fb + AL0] = al
     buf[fb + BE0] = be
+    buf[fb + TR] = 1 if per and ph == DEF_FRESH and t == u else 0
     if ph == LEAD:
         nd = popcount(d)
         mx = maxa if maxa > 0 else -maxa
@@ -131,7 +135,7 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa):
 
 
 @njit(_nrt=False)
-def _next(buf, fb, ts, maxa):
+def _next(buf, fb, ts, maxa, per):
     """Advance frame fb to its next move: (0, 0) a child frame was opened at fb + FS; (1, v) the move ends
     the deal with value v for this frame's attacker; (2, 0) no move left."""
     ph = buf[fb + PH]
@@ -162,7 +166,7 @@ def _next(buf, fb, ts, maxa):
             if k <= lim and (maxa > 0 or k == 1):
                 buf[fb + I1] = r
                 buf[fb + I2] = s
-                _push(buf, cb, DEF_FRESH, a & ~cur, d, cur, cur, k, lim, al, be, 0, ts, maxa)
+                _push(buf, cb, DEF_FRESH, a & ~cur, d, cur, cur, k, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
     if ph == DEF or ph == DEF_FRESH:
         if buf[fb + I2] == 0:
@@ -172,14 +176,28 @@ def _next(buf, fb, ts, maxa):
                 buf[fb + I1] = m & (m - 1)
                 bb = np.int64(1) << b
                 _push(buf, cb, DEF, a, d & ~bb, t | bb, u & ~(np.int64(1) << lowest(u)), nt, lim, al, be, 0, ts,
-                      maxa)
+                      maxa, per)
                 return 0, np.int64(0)
             buf[fb + I2] = 1
         if buf[fb + I2] == 1:
             buf[fb + I2] = 2
             if ph == DEF_FRESH or buf[fb + OPT0] == 0:  # taking after covering part of it never helps
-                _push(buf, cb, THROWT, a, d, t, 0, nt, lim, al, be, 0, ts, maxa)
+                _push(buf, cb, THROWT, a, d, t, 0, nt, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
+        if buf[fb + I2] == 2:  # transfers (PER-1, PER-3): a card of the rank led, if the attacker can face one more
+            buf[fb + I2] = 3
+            buf[fb + I1] = d & _ranks(t) if buf[fb + TR] != 0 and popcount(a) >= nt + 1 else np.int64(0)
+        m = buf[fb + I1]
+        if m:
+            c = lowest(m)
+            buf[fb + I1] = m & (m - 1)
+            cc = np.int64(1) << c
+            mx = maxa if maxa > 0 else -maxa
+            na = popcount(a)
+            # the roles change: the transferrer attacks the old attacker, whose hand sets the new limit
+            _push(buf, cb, DEF_FRESH, d & ~cc, a, t | cc, u | cc, nt + 1, na if na < mx else mx, -be, -al, 1, ts,
+                  maxa, per)
+            return 0, np.int64(0)
         return 2, np.int64(0)
     if ph == THROW:
         if buf[fb + I2] == 0:
@@ -188,7 +206,7 @@ def _next(buf, fb, ts, maxa):
                 c = lowest(m)
                 buf[fb + I1] = m & (m - 1)
                 cc = np.int64(1) << c
-                _push(buf, cb, DEF_FRESH, a & ~cc, d, t | cc, cc, nt + 1, lim, al, be, 0, ts, maxa)
+                _push(buf, cb, DEF_FRESH, a & ~cc, d, t | cc, cc, nt + 1, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
             buf[fb + I2] = 1
         if buf[fb + I2] == 1:
@@ -198,7 +216,7 @@ def _next(buf, fb, ts, maxa):
                 return 1, np.int64(0) if d == 0 else np.int64(1)
             if d == 0:
                 return 1, np.int64(-1)
-            _push(buf, cb, LEAD, d, a, 0, 0, 0, 0, -be, -al, 1, ts, maxa)
+            _push(buf, cb, LEAD, d, a, 0, 0, 0, 0, -be, -al, 1, ts, maxa, per)
             return 0, np.int64(0)
         return 2, np.int64(0)
     # THROWT: the defender takes; the attacker adds a set of the ranks on the table (up to the limit)
@@ -218,7 +236,7 @@ def _next(buf, fb, ts, maxa):
             a2 = a & ~cur
             if a2 == 0:
                 return 1, np.int64(1)  # the attacker is out, the taker keeps cards: he is the fool
-            _push(buf, cb, LEAD, a2, d | t | cur, 0, 0, 0, 0, al, be, 0, ts, maxa)
+            _push(buf, cb, LEAD, a2, d | t | cur, 0, 0, 0, 0, al, be, 0, ts, maxa, per)
             return 0, np.int64(0)
         if buf[fb + I2] == 1:
             return 2, np.int64(0)
@@ -313,17 +331,20 @@ def _done(tt, use, buf, fb):
 
 
 @njit(_nrt=False)
-def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt):
+def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
     """Alpha-beta from one node (window -1..1): its value for the attacker of that bout, or UNKNOWN. tt: the
-    transposition table (TTS int64, shared by every option of a decision; empty: none)."""
+    transposition table (TTS int64, shared by every option of a decision; empty: none); per: perevodnoy; tr0 0: the
+    defender of the first node has declined to transfer."""
     buf = _stack_i64(BUF)
     use = tt.shape[0] > 0
-    _push(buf, 0, ph, a, d, t, u, nt, lim, np.int64(-1), np.int64(1), 0, ts, maxa)
+    _push(buf, 0, ph, a, d, t, u, nt, lim, np.int64(-1), np.int64(1), 0, ts, maxa, per)
+    if not tr0:
+        buf[TR] = 0
     sp = 0
     left = budget
     while True:
         fb = sp * FS
-        code, val = _next(buf, fb, ts, maxa)
+        code, val = _next(buf, fb, ts, maxa, per)
         left -= 1
         if left < 0:
             return UNKNOWN
@@ -356,9 +377,13 @@ def _run(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt):
 
 @njit(_nrt=False)
 def solvable(obs):
-    """Two players left, talon empty, plain podkidnoy rules (no §6 modifier, no two packs, no partnerships)."""
+    """Two players left, talon empty, plain podkidnoy or perevodnoy rules (transfers by laying a card only: no
+    proezdnoy or pokaznoy shows; no §6 modifier, no two packs, no partnerships)."""
     r = O_RULES
-    if obs[O_TALON] != 0 or obs[r + R_MODE] != MODE_PODKIDNOY or obs[r + R_VARIANT_ANY] != 0:
+    mode = obs[r + R_MODE]
+    if obs[O_TALON] != 0 or obs[r + R_VARIANT_ANY] != 0:
+        return False
+    if mode != MODE_PODKIDNOY and (mode != MODE_PEREVODNOY or obs[r + R_PROEZDNOY] != 0 or obs[r + R_POKAZNOY] != 0):
         return False
     if obs[r + R_TWO_PACKS] != 0 or obs[r + R_SIX_BEATS_ACE] != 0 or obs[r + R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0:
         return False
@@ -462,25 +487,36 @@ def _better(v, bv, vf):
 @njit(_nrt=False)
 def _option_value(kind, opt, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt):
     """The value of answer opt for the seat to act (+1 / 0 / -1, UNKNOWN when the budget ran out)."""
+    per = obs[O_RULES + R_MODE] == MODE_PEREVODNOY
     if kind == K_ATTACK:
-        return _run(DEF_FRESH, mine & ~opt, his, opt, opt, popcount(opt), lim, ts, maxa, budget, tt)
+        return _run(DEF_FRESH, mine & ~opt, his, opt, opt, popcount(opt), lim, ts, maxa, budget, tt, per, True)
+    if kind == K_TRANSFER:
+        if opt == NO_CARD:  # I decline and defend: values are the attacker's, negated
+            v = _run(DEF_FRESH, his, mine, t, u, nt, lim, ts, maxa, budget, tt, per, False)
+            return v if v == UNKNOWN else -v
+        cc = np.int64(1) << opt  # I lay a card of the rank and attack him with the table
+        mx = maxa if maxa > 0 else -maxa
+        nh = popcount(his)
+        return _run(DEF_FRESH, mine & ~cc, his, t | cc, u | cc, nt + 1, nh if nh < mx else mx, ts, maxa, budget, tt,
+                    per, True)
     if kind == K_COVER:  # I defend; values are the attacker's, negated
         if opt == NO_CARD:
-            v = _run(THROWT, his, mine, t, 0, nt, lim, ts, maxa, budget, tt)
+            v = _run(THROWT, his, mine, t, 0, nt, lim, ts, maxa, budget, tt, per, True)
         else:
             tgt = obs[O_TABLE_ATT + obs[O_COVER_TARGET]]
             bb = np.int64(1) << opt
-            v = _run(DEF, his, mine & ~bb, t | bb, u & ~(np.int64(1) << tgt), nt, lim, ts, maxa, budget, tt)
+            v = _run(DEF, his, mine & ~bb, t | bb, u & ~(np.int64(1) << tgt), nt, lim, ts, maxa, budget, tt, per,
+                     True)
         return v if v == UNKNOWN else -v
     # throw-in: I attack
     if opt == NO_CARD:
         if obs[O_TAKING] != 0:
-            return _run(LEAD, mine, his | t, 0, 0, 0, 0, ts, maxa, budget, tt)  # (mine is not empty)
+            return _run(LEAD, mine, his | t, 0, 0, 0, 0, ts, maxa, budget, tt, per, True)  # (mine is not empty)
         if his == 0:
             return np.int64(-1)
-        v = _run(LEAD, his, mine, 0, 0, 0, 0, ts, maxa, budget, tt)
+        v = _run(LEAD, his, mine, 0, 0, 0, 0, ts, maxa, budget, tt, per, True)
         return v if v == UNKNOWN else -v
     cb = np.int64(1) << opt
     if obs[O_TAKING] != 0:
-        return _run(THROWT, mine & ~cb, his, t | cb, 0, nt + 1, lim, ts, maxa, budget, tt)
-    return _run(DEF_FRESH, mine & ~cb, his, t | cb, cb, nt + 1, lim, ts, maxa, budget, tt)
+        return _run(THROWT, mine & ~cb, his, t | cb, 0, nt + 1, lim, ts, maxa, budget, tt, per, True)
+    return _run(DEF_FRESH, mine & ~cb, his, t | cb, cb, nt + 1, lim, ts, maxa, budget, tt, per, True)
