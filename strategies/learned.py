@@ -5,8 +5,11 @@ expert's answer first), describes the position and each option by a few dozen fe
 the option a one-hidden-layer network (`strategies/_learned_model.py`, one per family, for two players and for three
 to six) rates best, expert's own unless another beats it by the group's MARGIN: the networks were fitted to the values
 search gave those options (their mean score over sampled deals played out by expert), so it plays what search would
-without playing anything out. Where expert's answer is exact (the two-player endgame solver) or the cards are
-going round (O_QUIET), it plays expert's. `durak learn` regenerates the data and the network from a seed.
+without playing anything out. In podkidnoy and perevodnoy, once two players are left with the talon empty (every card
+known), it solves the rest of the deal exactly with expert's solver given more cards and nodes (ENDGAME_CARDS,
+ENDGAME_NODES; expert solves only small podkidnoy endgames): there expert loses most, and a network recovers only a
+quarter of it. Where the cards are going round (O_QUIET) it plays expert's answer. `durak learn` regenerates the data
+and the network from a seed.
 """
 import numpy as np
 from numba import njit
@@ -17,20 +20,32 @@ from strategies import expert as _expert
 from strategies._features import MAXC, NF, NP, group, option, options, position, stack_f64, stack_i64
 from sim.core.nn import affine, relu_out
 from strategies._learned_model import B1, B2, CAP, HIDDEN, MARGIN, META, W1, W2
-from strategies._lib import restless, solve_here
+from strategies._lib import ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, end_answer, end_attack, put, restless, solve_here
 
 NAME = "learned"
 DESCRIPTION = ("Expert's answers re-ranked by a network fitted to search's option values" + (
     f" ({META['decisions']:,} decisions of every family, data seeds {min(META['data_seeds'])}-"
-    f"{max(META['data_seeds'])}, network {META['digest']})" if META.get("trained") else " (untrained: plays expert)"))
+    f"{max(META['data_seeds'])}, network {META['digest']})" if META.get("trained") else " (untrained: plays expert)")
+    + "; the two-player endgame solved exactly")
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # leads through attack_ok (options), the rest from `legal`
 PARAMS = {"talon_at_most": (-1.0, -1.0, 120.0, "weigh the options by the network only while the talon holds at most this "
                                                  "many cards, else play expert's answer (-1: TALON_AT_MOST's choice)")}
-WHOLE_PARAMS = ("talon_at_most",)
+PARAMS["endgame_cards"] = (-1.0, -1.0, 36.0, "solve the two-player podkidnoy endgame exactly when both hands together "
+                                             "hold at most this many cards (-1: ENDGAME_CARDS's choice; never fewer "
+                                             "than expert's)")
+PARAMS["endgame_nodes"] = (-1.0, -1.0, 1e6, "at most this many nodes per option for that solver (-1: ENDGAME_NODES's "
+                                            "choice; never fewer than expert's)")
+WHOLE_PARAMS = ("talon_at_most", "endgame_cards", "endgame_nodes")
 # per network group (strategies._features.group: prostoy_5, prostoy_6, podkidnoy, perevodnoy; 2 players, then 3-6):
 # the talon size up to which the network weighs the options
 TALON_AT_MOST = np.array([120, 120, 120, 120, 120, 120, 120, 120])  # 120: every talon (two packs too)
+# and the exact endgame (two players left, talon empty) for hands of up to this many cards together, at most this
+# many nodes per option (-1: expert's own): 14 / 2,000 in podkidnoy (expert: 6 / 1,000 at two players) and perevodnoy
+# (expert: none); at two players against expert, podkidnoy +15.0 -> +24.8 points, perevodnoy +9.4 -> +22.6, for about
+# half the games/s (results/strength/README.md)
+ENDGAME_CARDS = np.array([-1, -1, -1, -1, 14, 14, 14, 14])
+ENDGAME_NODES = np.array([-1, -1, -1, -1, 2000, 2000, 2000, 2000])
 XP = _expert.params()  # expert's own tables (every parameter TUNED)
 W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
 
@@ -59,17 +74,42 @@ def score(obs, kind, legal, first, cands, nc):
 
 
 @njit(_nrt=False)
-def expert_decides(obs, kind):
-    """Expert's answer stands: its endgame solver is exact here, or the cards are going round (its varied play)."""
+def solver_knobs(obs, params):
+    """Expert's knob table with its exact endgame solver widened to learned's hands and nodes (parameters, or
+    ENDGAME_CARDS / ENDGAME_NODES): two players left with the talon empty in podkidnoy or perevodnoy."""
+    k = _expert._k(obs, XP)
+    g = group(obs)
+    cards = params[1] if params[1] >= 0 else ENDGAME_CARDS[g]
+    nodes = params[2] if params[2] >= 0 else ENDGAME_NODES[g]
+    if nodes <= 0 and k[ENDGAME_SOLVE] <= 0:
+        return k
+    return put(put(k, ENDGAME_SOLVE_CARDS, max(cards, k[ENDGAME_SOLVE_CARDS])), ENDGAME_SOLVE,
+               max(nodes, k[ENDGAME_SOLVE]))
+
+
+@njit(_nrt=False, inline="always")
+def _solved_kind(kind):
+    return kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN or kind == K_TRANSFER
+
+
+@njit(_nrt=False)
+def settled(obs, kind, params):
+    """No network is asked: the cards are going round (expert's varied play), or the endgame is solved exactly."""
     if restless(obs):
         return True
-    return (kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN) and solve_here(obs, _expert._k(obs, XP))
+    return _solved_kind(kind) and solve_here(obs, solver_knobs(obs, params))
 
 
 @njit(_nrt=False)
 def decide(obs, kind, legal, first, params):
-    if expert_decides(obs, kind):
+    if restless(obs):
         return first
+    if _solved_kind(kind):
+        if solve_here(obs, _expert._k(obs, XP)):
+            return first  # expert's own solver answered
+        k = solver_knobs(obs, params)
+        if solve_here(obs, k):
+            return end_attack(obs, k, first) if kind == K_ATTACK else end_answer(obs, legal, k, kind, first)
     gate = params[0] if params[0] >= 0 else TALON_AT_MOST[group(obs)]
     if obs[O_TALON] > gate:
         return first

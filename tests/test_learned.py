@@ -83,6 +83,40 @@ def test_the_shipped_network_matches_its_digest():
 
 
 @pytest.mark.slow
+def test_the_network_waits_for_the_talon_and_the_wider_solver_plays_the_known_endgame():
+    """talon_at_most=3: while the talon holds more than 3 cards learned plays expert's answer (break it: drop the
+    gate in learned.decide and the network's own answers appear there, as they do at talon_at_most=120); the wider
+    endgame solver (endgame_cards=14) changes answers only with the talon empty, and some there in both families
+    (break it: ignore endgame_cards and none changes)."""
+    from sim.core.lib import O_TALON
+    from strategies import learned as LN
+    lf = (LN.attack, LN.cover, LN.throw_in, LN.transfer, LN.exchange, LN.swap)
+    rng = np.zeros(1, dtype=np.uint64)
+
+    def p(talon, cards, nodes):
+        v = np.full(16, -1.0)
+        v[:3] = talon, cards, nodes
+        return v
+    gated, open_, narrow, wide = p(3, 0, 0), p(120, 0, 0), p(0, 0, 0), p(0, 14, 2000)
+    late = early_open = 0
+    solved = {"podkidnoy": 0, "perevodnoy": 0}
+    for family in ("podkidnoy", "perevodnoy"):
+        for obs, kind, legal, first in _decisions(family, 2, {}, deals=30, seed=8):
+            talon = obs[O_TALON]
+            a = lf[kind](obs, legal, gated, rng)
+            if talon > 3:
+                assert a == first, (family, kind, talon)
+                early_open += lf[kind](obs, legal, open_, rng) != first
+            else:
+                late += a != first
+            n, w = lf[kind](obs, legal, narrow, rng), lf[kind](obs, legal, wide, rng)
+            if talon > 0:
+                assert n == w, (family, kind, talon)
+            solved[family] += n != w
+    assert early_open > 0 and late > 0 and min(solved.values()) > 0, (early_open, late, solved)
+
+
+@pytest.mark.slow
 def test_learned_beats_greedy():
     """Seats rotated, 4,000 deals of 2-player podkidnoy: the learned player is clearly the stronger."""
     r = strength.head_to_head("podkidnoy", 2, "learned", "greedy", 4000, seed=5, threads=2)

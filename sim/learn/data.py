@@ -87,7 +87,7 @@ def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_
             first = _answer(kind, obs, legal, srng, which)
             a = first
             step += 1
-            if rows < cap_rows and rng_below(lrng, 1000) < share * 1000 and not _learned.expert_decides(obs, kind):
+            if rows < cap_rows and rng_below(lrng, 1000) < share * 1000 and not _learned.settled(obs, kind, LP):
                 base = first if which == 1 else _answer(kind, obs, legal, srng, 1)
                 nc = options(obs, kind, legal, base, cands, cap)
                 if nc >= 2:
