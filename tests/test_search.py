@@ -104,9 +104,11 @@ def test_stronger_than_expert_fast():
 
 @pytest.mark.slow
 def test_default_budget_beats_expert_by_fifteen_points():
+    """200 deals a family, seats rotated: search leads expert by about 60 points (results/strength), so the
+    interval (about +-11 points) stays clear of 15 unless search is broken (greedy playouts score -1.7)."""
     from sim.experiments.strength import head_to_head
     for fam in ("podkidnoy", "perevodnoy"):
-        r = head_to_head(fam, 2, "search", "expert", 600, seed=11, threads=2)
+        r = head_to_head(fam, 2, "search", "expert", 200, seed=11, threads=2)
         print(fam, r)
         assert r["diff_lo"] > 15, r
 
