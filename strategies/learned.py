@@ -30,12 +30,12 @@ DESCRIPTION = ("Expert's answers re-ranked by a network fitted to search's optio
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # leads through attack_ok (options), the rest from `legal`
 PARAMS = {"talon_at_most": (-1.0, -1.0, 120.0, "weigh the options by the network only while the talon holds at most this "
-                                                 "many cards, else play expert's answer (-1: TALON_AT_MOST's choice)")}
-PARAMS["endgame_cards"] = (-1.0, -1.0, 36.0, "solve the two-player podkidnoy endgame exactly when both hands together "
-                                             "hold at most this many cards (-1: ENDGAME_CARDS's choice; never fewer "
-                                             "than expert's)")
-PARAMS["endgame_nodes"] = (-1.0, -1.0, 1e6, "at most this many nodes per option for that solver (-1: ENDGAME_NODES's "
-                                            "choice; never fewer than expert's)")
+                                                 "many cards, else play expert's answer (-1: every talon)")}
+PARAMS["endgame_cards"] = (-1.0, -1.0, 36.0, "solve the two-player endgame of podkidnoy or perevodnoy exactly when "
+                                             "both hands together hold at most this many cards (-1: 14; never fewer "
+                                             "than expert's own)")
+PARAMS["endgame_nodes"] = (-1.0, -1.0, 1e6, "at most this many nodes per option for that solver (-1: 2,000; never "
+                                            "fewer than expert's own)")
 WHOLE_PARAMS = ("talon_at_most", "endgame_cards", "endgame_nodes")
 # per network group (strategies._features.group: prostoy_5, prostoy_6, podkidnoy, perevodnoy; 2 players, then 3-6):
 # the talon size up to which the network weighs the options
