@@ -42,8 +42,8 @@ WHOLE_PARAMS = ("talon_at_most", "endgame_cards", "endgame_nodes")
 TALON_AT_MOST = np.array([120, 120, 120, 120, 120, 120, 120, 120])  # 120: every talon (two packs too)
 # and the exact endgame (two players left, talon empty) for hands of up to this many cards together, at most this
 # many nodes per option (-1: expert's own): 14 / 2,000 in podkidnoy (expert: 6 / 1,000 at two players) and perevodnoy
-# (expert: none); at two players against expert, podkidnoy +15.0 -> +24.8 points, perevodnoy +9.4 -> +22.6, for about
-# half the games/s (results/strength/README.md)
+# (expert: none); at two players against expert, podkidnoy +15.0 -> +24.8 points, perevodnoy +9.4 -> +22.6, for a half
+# to a third of the network-only player's games/s (results/strength/README.md)
 ENDGAME_CARDS = np.array([-1, -1, -1, -1, 14, 14, 14, 14])
 ENDGAME_NODES = np.array([-1, -1, -1, -1, 2000, 2000, 2000, 2000])
 XP = _expert.params()  # expert's own tables (every parameter TUNED)
