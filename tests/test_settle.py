@@ -279,7 +279,7 @@ def attack(obs, legal, params, rng):
 # Made before results recorded their provenance, and not yet regenerated: `durak settle NAME --write-results` on a
 # quiet machine (a few minutes each there) takes each off this list. The test fails when one of them passes the
 # check, so the list cannot outlive the staleness it admits; no answer may join it.
-KNOWN_STALE = {"singles-vs-triples", "first-bout-limit", "six-beats-ace", "skill"}
+KNOWN_STALE = {"singles-vs-triples", "six-beats-ace", "skill"}
 
 
 def test_the_committed_settled_answers_still_reproduce():
