@@ -92,6 +92,14 @@ def _ranks(t):
     return x * 15
 
 
+@njit(_nrt=False, inline="always")
+def _limit(defender, maxa):
+    """A bout's limit on attack cards: the defender's hand, at most the rules' maximum (maxa < 0: singles only)."""
+    nd = popcount(defender)
+    mx = maxa if maxa > 0 else -maxa
+    return nd if nd < mx else mx
+
+
 @njit(_nrt=False)
 def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa, per):
     """Open a frame at buf[fb:]: a node of the search with its move iterator at the start. per: perevodnoy, where a
@@ -115,9 +123,7 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa, per):
     buf[fb + BE0] = be
     buf[fb + TR] = 1 if per and ph == DEF_FRESH and t == u else 0
     if ph == LEAD:
-        nd = popcount(d)
-        mx = maxa if maxa > 0 else -maxa
-        lim = nd if nd < mx else mx
+        lim = _limit(d, maxa)
         buf[fb + I1] = -1
     elif ph == THROW:
         buf[fb + I1] = a & _ranks(t) if nt < lim else np.int64(0)
@@ -192,11 +198,8 @@ def _next(buf, fb, ts, maxa, per):
             c = lowest(m)
             buf[fb + I1] = m & (m - 1)
             cc = np.int64(1) << c
-            mx = maxa if maxa > 0 else -maxa
-            na = popcount(a)
             # the roles change: the transferrer attacks the old attacker, whose hand sets the new limit
-            _push(buf, cb, DEF_FRESH, d & ~cc, a, t | cc, u | cc, nt + 1, na if na < mx else mx, -be, -al, 1, ts,
-                  maxa, per)
+            _push(buf, cb, DEF_FRESH, d & ~cc, a, t | cc, u | cc, nt + 1, _limit(a, maxa), -be, -al, 1, ts, maxa, per)
             return 0, np.int64(0)
         return 2, np.int64(0)
     if ph == THROW:
@@ -495,10 +498,8 @@ def _option_value(kind, opt, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt
             v = _run(DEF_FRESH, his, mine, t, u, nt, lim, ts, maxa, budget, tt, per, False)
             return v if v == UNKNOWN else -v
         cc = np.int64(1) << opt  # I lay a card of the rank and attack him with the table
-        mx = maxa if maxa > 0 else -maxa
-        nh = popcount(his)
-        return _run(DEF_FRESH, mine & ~cc, his, t | cc, u | cc, nt + 1, nh if nh < mx else mx, ts, maxa, budget, tt,
-                    per, True)
+        return _run(DEF_FRESH, mine & ~cc, his, t | cc, u | cc, nt + 1, _limit(his, maxa), ts, maxa, budget, tt, per,
+                    True)
     if kind == K_COVER:  # I defend; values are the attacker's, negated
         if opt == NO_CARD:
             v = _run(THROWT, his, mine, t, 0, nt, lim, ts, maxa, budget, tt, per, True)

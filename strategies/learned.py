@@ -37,15 +37,12 @@ PARAMS["endgame_cards"] = (-1.0, -1.0, 36.0, "solve the two-player endgame of po
 PARAMS["endgame_nodes"] = (-1.0, -1.0, 1e6, "at most this many nodes per option for that solver (-1: 2,000; never "
                                             "fewer than expert's own)")
 WHOLE_PARAMS = ("talon_at_most", "endgame_cards", "endgame_nodes")
-# per network group (strategies._features.group: prostoy_5, prostoy_6, podkidnoy, perevodnoy; 2 players, then 3-6):
-# the talon size up to which the network weighs the options
-TALON_AT_MOST = np.array([120, 120, 120, 120, 120, 120, 120, 120])  # 120: every talon (two packs too)
-# and the exact endgame (two players left, talon empty) for hands of up to this many cards together, at most this
-# many nodes per option (-1: expert's own): 14 / 2,000 in podkidnoy (expert: 6 / 1,000 at two players) and perevodnoy
-# (expert: none); at two players against expert, podkidnoy +15.0 -> +24.8 points, perevodnoy +9.4 -> +22.6, for a half
-# to a third of the network-only player's games/s (results/strength/README.md)
-ENDGAME_CARDS = np.array([-1, -1, -1, -1, 14, 14, 14, 14])
-ENDGAME_NODES = np.array([-1, -1, -1, -1, 2000, 2000, 2000, 2000])
+# the exact endgame (two players left, talon empty) for hands of up to this many cards together, at most this many
+# nodes per option, where a parameter does not say (never less than expert's own): expert has 6 / 1,000 at two players
+# in podkidnoy and none in perevodnoy; at two players against expert, podkidnoy +15.0 -> +24.8 points, perevodnoy
+# +9.4 -> +22.6, for a half to a third of the network-only player's games/s (results/strength/README.md)
+ENDGAME_CARDS = 14
+ENDGAME_NODES = 2000
 XP = _expert.params()  # expert's own tables (every parameter TUNED)
 W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
 
@@ -74,13 +71,11 @@ def score(obs, kind, legal, first, cands, nc):
 
 
 @njit(_nrt=False)
-def solver_knobs(obs, params):
-    """Expert's knob table with its exact endgame solver widened to learned's hands and nodes (parameters, or
+def solver_knobs(k, params):
+    """Expert's knob table k with its exact endgame solver widened to learned's hands and nodes (parameters, or
     ENDGAME_CARDS / ENDGAME_NODES): two players left with the talon empty in podkidnoy or perevodnoy."""
-    k = _expert._k(obs, XP)
-    g = group(obs)
-    cards = params[1] if params[1] >= 0 else ENDGAME_CARDS[g]
-    nodes = params[2] if params[2] >= 0 else ENDGAME_NODES[g]
+    cards = params[1] if params[1] >= 0 else ENDGAME_CARDS
+    nodes = params[2] if params[2] >= 0 else ENDGAME_NODES
     if nodes <= 0 and k[ENDGAME_SOLVE] <= 0:
         return k
     return put(put(k, ENDGAME_SOLVE_CARDS, max(cards, k[ENDGAME_SOLVE_CARDS])), ENDGAME_SOLVE,
@@ -97,7 +92,7 @@ def settled(obs, kind, params):
     """No network is asked: the cards are going round (expert's varied play), or the endgame is solved exactly."""
     if restless(obs):
         return True
-    return _solved_kind(kind) and solve_here(obs, solver_knobs(obs, params))
+    return _solved_kind(kind) and solve_here(obs, solver_knobs(_expert._k(obs, XP), params))
 
 
 @njit(_nrt=False)
@@ -105,13 +100,13 @@ def decide(obs, kind, legal, first, params):
     if restless(obs):
         return first
     if _solved_kind(kind):
-        if solve_here(obs, _expert._k(obs, XP)):
+        k = _expert._k(obs, XP)
+        if solve_here(obs, k):
             return first  # expert's own solver answered
-        k = solver_knobs(obs, params)
+        k = solver_knobs(k, params)
         if solve_here(obs, k):
             return end_attack(obs, k, first) if kind == K_ATTACK else end_answer(obs, legal, k, kind, first)
-    gate = params[0] if params[0] >= 0 else TALON_AT_MOST[group(obs)]
-    if obs[O_TALON] > gate:
+    if params[0] >= 0 and obs[O_TALON] > params[0]:  # talon_at_most
         return first
     cands = stack_i64(MAXC)
     nc = options(obs, kind, legal, first, cands, CAP)

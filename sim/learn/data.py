@@ -30,7 +30,7 @@ from strategies._features import MAXC, options
 
 PLAYERS = {"expert": 1, "learned": 2}
 XP = _learned.XP  # expert's own tables
-LP = np.full(XP.shape[0], -1.0)  # the learned player's parameters: its own defaults
+LP = np.full(len(_learned.PARAMS), -1.0)  # the learned player's parameters: its own defaults
 
 
 @njit
