@@ -2,8 +2,8 @@
 cold run of the suite compiles each once instead of once per line-up: one for every strategy that costs little to
 compile, and one for the search players and the learned one with expert, random and greedy (their opponents in the
 tests). Those three engines cost minutes each: apart, 538, 586 and 387 CPU-s cold, but they share expert's code, so
-together they cost little more than the largest. Set here at import,
-before any engine is built, so that workers and the CLI's subprocesses inherit it."""
+together they cost little more than the largest. Set here at import, before any engine is built, so that workers and
+the CLI's subprocesses inherit it."""
 import os
 from pathlib import Path
 
@@ -15,8 +15,6 @@ HEAVY = ("search", "rollout", "learned")
 QUICK = sorted(n for n, p in dispatch.discover().items() if Path(p).parent == dispatch.BUILTIN_DIR and n not in HEAVY)
 GROUPS = [QUICK, sorted(HEAVY + ("expert", "random", "greedy"))]
 os.environ.setdefault(dispatch.SHARED_ENV, ";".join(",".join(g) for g in GROUPS))
-
-import pytest
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from sim.core import dispatch
 from sim.core import rules as R
 from sim.cli import main
 from sim.experiments.stats import wilson
+from conftest import HEAVY
 from sim.core.layout import MAX_BOUTS
 
 ALL_NAMES = sorted(dispatch.discover())
@@ -47,8 +48,7 @@ def _lineup(name, n):
     return [name, "random", name, "greedy"][:n]
 
 
-# the strategies whose engine or play costs minutes: checked at full size in the slow tier only
-HEAVY = ("search", "rollout", "learned")
+# HEAVY: the strategies whose engine or play costs minutes, checked at full size in the slow tier only
 QUICK_NAMES = [n for n in ALL_NAMES if n not in HEAVY]
 
 
