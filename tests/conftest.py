@@ -16,6 +16,33 @@ QUICK = sorted(n for n, p in dispatch.discover().items() if Path(p).parent == di
 GROUPS = [QUICK, sorted(HEAVY + ("expert", "random", "greedy"))]
 os.environ.setdefault(dispatch.SHARED_ENV, ";".join(",".join(g) for g in GROUPS))
 
+# The order tests start in, for a cold cache on two workers. One worker first compiles a tier's shared engine (the
+# default tier's QUICK one in test_replay, the slow tier's HEAVY one in test_search); the other meanwhile runs what
+# needs no shared engine, where it would otherwise wait minutes on the engine's compile lock. Then the rest, larger
+# files first, and the slow tests of the heavy strategies last (their few long ones first). Only the order changes: a wrong entry costs time, never a
+# result.
+SHARED_FIRST = ("tests/test_replay.py::test_core_traces_replay_through_the_referee[",
+                "tests/test_search.py::test_legal_and_replayed_by_the_referee[")
+NO_SHARED_ENGINE = {"test_endgame.py", "test_hint.py", "test_knob_tables.py", "test_layers.py", "test_learned.py",
+                    "test_legal_options.py", "test_plain.py", "test_play.py", "test_referee_examples.py",
+                    "test_registry.py", "test_rule_coverage.py", "test_rulegen.py", "test_rules_scenarios.py",
+                    "test_search.py", "test_seed_knobs.py", "test_state_machine.py", "test_variants_beating.py",
+                    "test_variants_leads.py", "test_docs.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    per_file = {}
+    for item in items:
+        per_file[item.nodeid.split("::")[0]] = per_file.get(item.nodeid.split("::")[0], 0) + 1
+
+    def rank(item):
+        path = item.nodeid.split("::")[0]
+        heavy = item.get_closest_marker("slow") and any(h in item.nodeid for h in HEAVY)  # they play on HEAVY
+        tier = (0 if item.nodeid.startswith(SHARED_FIRST) else 3 if heavy
+                else 1 if Path(path).name in NO_SHARED_ENGINE else 2)
+        return tier, per_file[path] if tier == 3 else -per_file[path], path
+    items.sort(key=rank)  # stable: a file's tests keep their order
+
 
 @pytest.fixture(scope="session")
 def runner_for():

@@ -2,6 +2,8 @@
 option whose imagined games (greedy in every seat) end best for the seat, checked against the same games played
 here through the Deal API, option by option, on real positions where nothing is hidden from the seat
 (podkidnoy with three players in, simple durak with two or three)."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -85,21 +87,28 @@ def _options(d, kind, first):
     return {a for a in mine if a in legal} | {first}
 
 
-POSITIONS = _positions("podkidnoy", 6, 24) + _positions("prostoy_5", 6, 8) + _positions("prostoy_6", 6, 8) \
-    + _positions("prostoy_5", 2, 6)
+WANT = (("podkidnoy", 6, 24), ("prostoy_5", 6, 8), ("prostoy_6", 6, 8), ("prostoy_5", 2, 6))
+N_POSITIONS = sum(w for *_, w in WANT)
+
+
+@functools.cache
+def positions():
+    """Found on first use, not at collection: finding them compiles the core, which every worker of the default
+    tier (where this module is deselected) would otherwise pay for at start-up."""
+    return [p for fam, n, want in WANT for p in _positions(fam, n, want)]
 
 
 def test_positions_were_found():
-    assert len(POSITIONS) >= 40
-    assert {k for *_, k in POSITIONS} >= {L.K_ATTACK, L.K_COVER, L.K_THROW_IN}
-    assert {r.family for r, *_ in POSITIONS} == {"podkidnoy", "prostoy_5", "prostoy_6"}
+    assert len(positions()) == N_POSITIONS
+    assert {k for *_, k in positions()} >= {L.K_ATTACK, L.K_COVER, L.K_THROW_IN}
+    assert {r.family for r, *_ in positions()} == {"podkidnoy", "prostoy_5", "prostoy_6"}
 
 
 @pytest.mark.parametrize("own", [0, 1], ids=["greedy", "self"])
-@pytest.mark.parametrize("i", range(len(POSITIONS)))
+@pytest.mark.parametrize("i", range(N_POSITIONS))
 def test_rollout_picks_an_option_whose_greedy_game_ends_best(i, own):
     """own=1 (ROLLOUT_SELF): the seat itself plays its imagined games by expert's knob table, rollouts off."""
-    rules, d, seat, kind = POSITIONS[i]
+    rules, d, seat, kind = positions()[i]
     obs = d.observe(seat)
     legal = int(obs[L.O_HAND]) if kind == L.K_ATTACK else int(d.ws[L.S_LEGAL])
     first = int(GF[kind](obs, np.int64(d.ws[L.S_LEGAL]), ZERO, np.zeros(1, dtype=np.uint64)))
@@ -120,7 +129,7 @@ def test_rollout_picks_an_option_whose_greedy_game_ends_best(i, own):
 
 
 def test_rollout_is_off_where_it_does_not_belong_and_in_search_playouts():
-    rules, d, seat, kind = POSITIONS[0]
+    rules, d, seat, kind = positions()[0]
     obs = d.observe(seat)
     assert not rollout_here(obs, 0.0, 3.0)
     for n, table in ((n, X.table("podkidnoy", n)) for n in (3, 4, 6)):
