@@ -47,7 +47,7 @@ XP = _expert.params()  # expert's own tables (every parameter TUNED)
 W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def score(obs, kind, legal, first, cands, nc):
     """The index of the option the network rates best (0, expert's, unless another beats it by MARGIN)."""
     g = group(obs)
@@ -70,7 +70,7 @@ def score(obs, kind, legal, first, cands, nc):
     return best
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def solver_knobs(k, params):
     """Expert's knob table k with its exact endgame solver widened to learned's hands and nodes (parameters, or
     ENDGAME_CARDS / ENDGAME_NODES): two players left with the talon empty in podkidnoy or perevodnoy."""
@@ -82,12 +82,12 @@ def solver_knobs(k, params):
                max(nodes, k[ENDGAME_SOLVE]))
 
 
-@njit(_nrt=False, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _solved_kind(kind):
     return kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN or kind == K_TRANSFER
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def settled(obs, kind, params):
     """No network is asked: the cards are going round (expert's varied play), or the endgame is solved exactly."""
     if restless(obs):
@@ -95,7 +95,7 @@ def settled(obs, kind, params):
     return _solved_kind(kind) and solve_here(obs, solver_knobs(_expert._k(obs, XP), params))
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def decide(obs, kind, legal, first, params):
     if restless(obs):
         return first
@@ -115,37 +115,37 @@ def decide(obs, kind, legal, first, params):
     return cands[score(obs, kind, legal, first, cands, nc)]
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     return decide(obs, K_ATTACK, obs[O_HAND], _expert.attack(obs, legal, XP, rng), params)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
     return decide(obs, K_COVER, legal, _expert.cover(obs, legal, XP, rng), params)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
     return decide(obs, K_THROW_IN, legal, _expert.throw_in(obs, legal, XP, rng), params)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     if legal == 0 and obs[O_SHOW_LEGAL] == 0:
         return np.int64(NO_CARD)
     return decide(obs, K_TRANSFER, legal, _expert.transfer(obs, legal, XP, rng), params)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return decide(obs, K_EXCHANGE, legal, _expert.exchange(obs, legal, XP, rng), params)
 
 
-@njit(_nrt=False)
+@njit(cache=True, _nrt=False)
 def swap(obs, legal, params, rng):
     return decide(obs, K_SWAP, legal, _expert.swap(obs, legal, XP, rng), params)

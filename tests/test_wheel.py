@@ -19,8 +19,10 @@ def _run(cmd, cwd, env, timeout=1800):
 
 @pytest.mark.slow
 def test_the_wheel_works_in_a_fresh_environment_outside_the_repository(tmp_path):
+    # a user's environment: no shared engine either (conftest's DURAK_SHARED_ENGINE would make `durak run`
+    # compile a dozen strategies where a user's run compiles its line-up's two)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "NUMBA_CACHE_DIR",
-                                                            "DURAK_NUMBA_FOLDER")}
+                                                            "DURAK_NUMBA_FOLDER", "DURAK_SHARED_ENGINE")}
     env["DURAK_CACHE_DIR"] = str(tmp_path / "cache")
     _run([sys.executable, "-m", "pip", "wheel", ROOT, "--no-deps", "-q", "-w", tmp_path / "wheel"], tmp_path, env)
     wheel = next((tmp_path / "wheel").glob("durak_sim-*.whl"))

@@ -34,25 +34,28 @@ LP = np.full(len(_learned.PARAMS), -1.0)  # the learned player's parameters: its
 
 
 @njit
-def _answer(kind, obs, legal, rng, which):
-    """The answer of the player of the deals: expert (which 1, as search's playouts call it) or learned (2)."""
+def _answer(kind, obs, legal, rng, which, xp, lp, one):
+    """The answer of the player of the deals: expert (which 1, as search's playouts call it) or learned (2).
+    xp, lp, one: XP, LP and 1 as arguments, so that the strategies' functions are called with the types the
+    engines call them with (an array, not a read-only global; a number, not a constant) and load from the cache
+    instead of compiling again for the labeller (two minutes)."""
     if which != 2:
-        return _search._policy(kind, obs, legal, XP, rng, 1)
+        return _search._policy(kind, obs, legal, xp, rng, one)
     if kind == L.K_ATTACK:
-        return _learned.attack(obs, legal, LP, rng)
+        return _learned.attack(obs, legal, lp, rng)
     if kind == L.K_COVER:
-        return _learned.cover(obs, legal, LP, rng)
+        return _learned.cover(obs, legal, lp, rng)
     if kind == L.K_THROW_IN:
-        return _learned.throw_in(obs, legal, LP, rng)
+        return _learned.throw_in(obs, legal, lp, rng)
     if kind == L.K_TRANSFER:
-        return _learned.transfer(obs, legal, LP, rng)
+        return _learned.transfer(obs, legal, lp, rng)
     if kind == L.K_SWAP:
-        return _learned.swap(obs, legal, LP, rng)
-    return _learned.exchange(obs, legal, LP, rng)
+        return _learned.swap(obs, legal, lp, rng)
+    return _learned.exchange(obs, legal, lp, rng)
 
 
 @njit(nogil=True)
-def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_out, tally_out):
+def label(rv, seed, g0, ng, samples, cap, share, which, xp, lp, obs_out, meta_out, cand_out, tally_out):
     """Deals g0 .. g0+ng-1 of `seed`; writes recorded decisions into the *_out arrays (as many rows as they hold)
     and returns how many. meta_out row: game, seat, kind, legal, first, options, deals sampled, decision index."""
     n = rv[R.R_NPLAYERS]
@@ -67,6 +70,8 @@ def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_
     tally = np.zeros((MAXC, 3), dtype=np.int64)
     rows = 0
     cap_rows = obs_out.shape[0]
+    zero, one, no_fool = np.int64(0), np.int64(1), np.int64(-1)
+    off = ng < 0  # False as a value, not a constant (see _answer)
     for g in range(g0, g0 + ng):
         new_series(rv, ws)
         seed_stream(drng, seed, g, 0)
@@ -74,7 +79,7 @@ def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_
         srng[0] = mix64(np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(g))
         dealer = rng_below(drng, n)
         rec[:] = 0
-        start_deal(rv, drng, ws, rec, dealer, 0, -1, trace, tn, False)
+        start_deal(rv, drng, ws, rec, dealer, zero, no_fool, trace, tn, off)
         step = 0
         while ws[L.O_KIND] >= 0 and rec[L.F_UNFINISHED] == 0:
             kind = ws[L.O_KIND]
@@ -84,17 +89,17 @@ def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_
             ws[L.O_HAND2] = ws[L.S_HANDS2 + seat]
             obs = ws[:L.O_SIZE]
             legal = ws[L.S_LEGAL]
-            first = _answer(kind, obs, legal, srng, which)
+            first = _answer(kind, obs, legal, srng, which, xp, lp, one)
             a = first
             step += 1
-            if rows < cap_rows and rng_below(lrng, 1000) < share * 1000 and not _learned.settled(obs, kind, LP):
-                base = first if which == 1 else _answer(kind, obs, legal, srng, 1)
+            if rows < cap_rows and rng_below(lrng, 1000) < share * 1000 and not _learned.settled(obs, kind, lp):
+                base = first if which == 1 else _answer(kind, obs, legal, srng, one, xp, lp, one)
                 nc = options(obs, kind, legal, base, cands, cap)
                 if nc >= 2:
                     o = obs_out[rows]
                     o[:] = obs
                     tally[:nc] = 0
-                    done = _search.evaluate(o, cands, nc, samples, 1, lrng, tally)
+                    done = _search.evaluate(o, cands, nc, samples, one, lrng, tally)
                     if done > 0:
                         meta_out[rows, 0] = g
                         meta_out[rows, 1] = seat
@@ -116,7 +121,7 @@ def label(rv, seed, g0, ng, samples, cap, share, which, obs_out, meta_out, cand_
                                 best = j
                         rows += 1
                         a = cands[best]
-            if not apply_any(rv, ws, rec, a, trace, tn, False):
+            if not apply_any(rv, ws, rec, a, trace, tn, off):
                 break
     return rows
 
@@ -146,7 +151,7 @@ def label_cell(family: str, players: int, toggles: dict, deals: int, seed: int, 
         cand = np.zeros((rows, MAXC), dtype=np.int64)
         tal = np.zeros((rows, MAXC, 3), dtype=np.int64)
         k = label(rv, np.int64(seed), np.int64(g0), np.int64(m), np.int64(samples), np.int64(cap), float(share),
-                  np.int64(which), obs, meta, cand, tal)
+                  np.int64(which), XP.copy(), LP.copy(), obs, meta, cand, tal)
         if progress:
             progress(m)
         return obs[:k], meta[:k], cand[:k], tal[:k]
