@@ -276,10 +276,10 @@ def attack(obs, legal, params, rng):
     assert "the code of mine changed" in res.stdout and "1 of 1 settled answers" in res.stderr
 
 
-# Made before results recorded their provenance, and not yet regenerated: `durak settle NAME --write-results` on a
-# quiet machine (a few minutes each there) takes each off this list. The test fails when one of them passes the
-# check, so the list cannot outlive the staleness it admits; no answer may join it.
-KNOWN_STALE = {"singles-vs-triples", "six-beats-ace", "skill"}
+# Answers made before results recorded their provenance and not yet regenerated (`durak settle NAME
+# --write-results` takes one off). Empty now: every committed answer must pass the check. The test fails when a
+# listed one passes it, so the list cannot outlive the staleness it admits; no answer may join it.
+KNOWN_STALE: set = set()
 
 
 def test_the_committed_settled_answers_still_reproduce():
