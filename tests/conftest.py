@@ -5,6 +5,7 @@ tests). Those three engines cost minutes each: apart, 538, 586 and 387 CPU-s col
 together they cost little more than the largest. Set here at import, before any engine is built, so that workers and
 the CLI's subprocesses inherit it."""
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,10 @@ os.environ.setdefault(dispatch.SHARED_ENV, ";".join(",".join(g) for g in GROUPS)
 
 # The order tests start in, for a cold cache on two workers. One worker first compiles a tier's shared engine (the
 # default tier's QUICK one in test_replay, the slow tier's HEAVY one in test_search); the other meanwhile runs what
-# needs no shared engine, where it would otherwise wait minutes on the engine's compile lock. Then the rest, larger
-# files first, and the slow tests of the heavy strategies last (their few long ones first). Only the order changes: a wrong entry costs time, never a
-# result.
+# needs no shared engine (loadfile: the next files; worksteal: the second half, which opens far from the heavy
+# tests), where it would otherwise wait minutes on the engine's compile lock. Then the rest, larger files first,
+# and the slow tests of the heavy strategies last (their few long ones first). Only the order changes: a wrong
+# entry costs time, never a result.
 SHARED_FIRST = ("tests/test_replay.py::test_core_traces_replay_through_the_referee[",
                 "tests/test_search.py::test_legal_and_replayed_by_the_referee[")
 NO_SHARED_ENGINE = {"test_endgame.py", "test_hint.py", "test_knob_tables.py", "test_layers.py", "test_learned.py",
@@ -31,9 +33,7 @@ NO_SHARED_ENGINE = {"test_endgame.py", "test_hint.py", "test_knob_tables.py", "t
 
 
 def pytest_collection_modifyitems(config, items):
-    per_file = {}
-    for item in items:
-        per_file[item.nodeid.split("::")[0]] = per_file.get(item.nodeid.split("::")[0], 0) + 1
+    per_file = Counter(item.nodeid.split("::")[0] for item in items)
 
     def rank(item):
         path = item.nodeid.split("::")[0]
