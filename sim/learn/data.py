@@ -151,7 +151,7 @@ def label_cell(family: str, players: int, toggles: dict, deals: int, seed: int, 
         cand = np.zeros((rows, MAXC), dtype=np.int64)
         tal = np.zeros((rows, MAXC, 3), dtype=np.int64)
         k = label(rv, np.int64(seed), np.int64(g0), np.int64(m), np.int64(samples), np.int64(cap), float(share),
-                  np.int64(which), XP.copy(), LP.copy(), obs, meta, cand, tal)
+                  np.int64(which), XP, LP, obs, meta, cand, tal)
         if progress:
             progress(m)
         return obs[:k], meta[:k], cand[:k], tal[:k]
