@@ -161,3 +161,31 @@ def test_cli_errors_are_one_line_not_tracebacks(args, message):
     assert res.exit_code != 0
     assert message in res.output
     assert "Traceback" not in res.output
+
+
+def _user_copy(tmp_path, name="greedy"):
+    """A user's folder holding a library strategy under another name, the file otherwise unchanged."""
+    src = (Path(__file__).resolve().parents[1] / "strategies" / f"{name}.py").read_text()
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / f"my_{name}.py").write_text(src.replace(f'NAME = "{name}"', f'NAME = "my-{name}"'))
+    return folder
+
+
+@pytest.mark.parametrize("family,n,toggles", [
+    ("podkidnoy", 2, {}),
+    ("perevodnoy", 3, {}),  # the chain bout
+    pytest.param("podkidnoy", 3, {"two_packs": True}, marks=pytest.mark.slow),  # the two-pack step
+])
+def test_a_users_copy_of_a_strategy_plays_the_librarys_games(tmp_path, family, n, toggles):
+    """An engine holding a user's strategy calls the rules' step compiled once (kernels.apply_one) where the
+    library's engines inline it: the same games bit for bit, records and traces."""
+    rules = R.resolve(family, n, toggles)
+    folder = _user_copy(tmp_path)
+    seats = ["random"] * (n - 1)
+    lib = batch.Runner(rules, batch.make_lineup(rules, ["greedy"] + seats))
+    user = batch.Runner(rules, batch.make_lineup(rules, ["my-greedy"] + seats, [folder]), [folder])
+    a, b = lib.play_raw(5, 0, 300, 2), user.play_raw(5, 0, 300, 2)
+    assert len(a) == 600 and np.array_equal(a, b)
+    for k in (0, 3):
+        assert lib.trace(5, k, 2) == user.trace(5, k, 2)

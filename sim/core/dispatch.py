@@ -309,6 +309,12 @@ def engine_for(names, paths=(), rules=None) -> tuple[ModuleType, list[str]]:
         # a strategy that allocates (a search player) needs numba's memory manager along the whole
         # call chain: callees inherit the caller's flags. Slower, so only engines that need it.
         text = text.replace("cache=True, _nrt=False", "cache=True")
+    if fixed is None and any(s.path.parent != BUILTIN_DIR for s in infos):
+        # a user's strategy is edited and run again and again: its engine calls the rules' step compiled once in
+        # sim.core.kernels instead of compiling it in again (see kernels.apply_one)
+        text = text.replace("apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):  # APPLY",
+                            "(apply_two(rv, ws, rec, a, trace, tn, tracing) if two else "
+                            "apply_one(rv, ws, rec, a, trace, tn, tracing)):", 1)
     folder = cache_dir() / "engines"
     folder.mkdir(parents=True, exist_ok=True)
     package = None

@@ -12,7 +12,7 @@ it says nothing about the deal's stream.
 import numpy as np
 from numba import njit
 
-from sim.core.kernels import after_deal, apply_packs, new_series, start_deal
+from sim.core.kernels import after_deal, apply_one, apply_packs, apply_two, new_series, start_deal
 from sim.core.layout import F_DEAL, F_ERROR, F_GAME, F_SERIES, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK, S_HANDS, S_LEGAL
 from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.lib import mix64, rng_below, seed_stream
@@ -45,7 +45,7 @@ def _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, two)
         status[1] = seat
         status[2] += 1
         a = decide(sids[seat], kind, obs, ws[S_LEGAL], params[seat], srng)
-        if not apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):
+        if not apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):  # APPLY
             return
 
 
