@@ -298,6 +298,8 @@ def _default_out(rules) -> Path:
               help="Result folder [default: results/runs/<time>-<rules>].")
 @click.option("--no-save", is_flag=True, help="Do not write a result folder.")
 @click.option("--records", is_flag=True, help="Also write every game's record as Parquet.")
+@click.option("--plots", is_flag=True,
+              help="Also draw rates.png and lengths.png into the result folder (matplotlib: about a second).")
 @click.option("--resume", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
               help="Continue an interrupted run in this folder (other options are taken from it).")
 @click.option("--repair", is_flag=True,
@@ -311,11 +313,14 @@ def _default_out(rules) -> Path:
               help="auto (default, or DURAK_ENGINE): the rules compiled in when that engine is cached or the run "
                    "is long enough to pay for compiling it, else the general engine. The games are the same.")
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
-        deals_per_series, chunk, out, no_save, records, resume, repair, as_json, quiet, verify, engine):
+        deals_per_series, chunk, out, no_save, records, plots, resume, repair, as_json, quiet, verify, engine):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
     from sim import api
     from sim.core.dispatch import StrategyError
     from sim.experiments import batch, report
+    if plots and no_save:
+        raise click.BadParameter("--plots draws into the result folder, which --no-save leaves out",
+                                 param_hint="'--plots'")
     try:
         if resume is not None:
             exp = api.resume(resume, threads=threads or None, repair=repair)
@@ -343,7 +348,7 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
     except (batch.LineupError, StrategyError, batch.IllegalMoveError, api.ExperimentError) as e:
         raise Fail(str(e)) from None
     if exp.out is not None:
-        report.write_outputs(exp)
+        report.write_outputs(exp, plots=plots)
     if as_json:
         d = exp.summary()
         d["out"] = str(exp.out) if exp.out else None
@@ -351,7 +356,9 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
     else:
         click.echo(report.text(exp))
         if exp.out is not None:
-            click.echo(f"\nresults, metadata and plots: {exp.out}")
+            click.echo(f"\nresults, metadata{' and plots' if plots else ''}: {exp.out}")
+            if not plots:
+                click.echo(f"plots: durak run --resume {exp.out} --plots")
 
 
 def _arm_rules(preset, players, common, extra):

@@ -109,6 +109,7 @@ BAD_INPUTS = [
     (["run", "--toggle", "hand_size"], "hand_size", None),
     (["run", "--toggle", "hand_size=99"], "hand_size", None),
     (["run", "--strategy", "nobody", "--no-save"], "nobody", None),
+    (["run", "--plots", "--no-save"], "--no-save", None),
     (["run", "--strategy", "greedy", "--strategy", "random", "--strategy", "greedy"], "--strategy", None),
     (["run", "--strategy", "greedy:nonsense=3"], "nonsense", None),
     (["run", "--strategy", "expert:keep_ace=0.5"], "keep_ace=0.5 must be 0 or 1", None),

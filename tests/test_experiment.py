@@ -59,7 +59,7 @@ def test_precision_mode_stops_when_every_interval_is_narrow_enough():
 def test_result_folder_has_everything_to_reproduce(tmp_path):
     res = CliRunner().invoke(main, ["run", "--rules", "prostoy_5", "--games", "4000", "--strategy", "greedy",
                                     "--strategy", "random", "--seed", "12", "--out", str(tmp_path / "r"),
-                                    "--records", "--quiet"])
+                                    "--records", "--quiet", "--plots"])
     assert res.exit_code == 0, res.output
     out = tmp_path / "r"
     meta = json.loads((out / "metadata.json").read_text())

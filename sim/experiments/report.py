@@ -219,8 +219,9 @@ def plot_lengths(exp: Experiment, path: Path | None = None):
     return finish(fig, path)
 
 
-def write_outputs(exp: Experiment, title: str | None = None) -> list[Path]:
-    """report.md, aggregates.parquet, summary.json and the plots into the experiment folder."""
+def write_outputs(exp: Experiment, title: str | None = None, plots: bool = True) -> list[Path]:
+    """report.md, aggregates.parquet, summary.json and (`plots`) the plots into the experiment folder. The CLI's
+    `run` draws them only when asked: importing matplotlib and drawing take longer than a short run itself."""
     import json
     out = exp.out
     files = []
@@ -231,7 +232,8 @@ def write_outputs(exp: Experiment, title: str | None = None) -> list[Path]:
     files.append(out / "aggregates.parquet")
     (out / "summary.json").write_text(json.dumps(exp.summary(), indent=1, default=str))
     files.append(out / "summary.json")
-    plot_rates(exp, out / "rates.png")
-    plot_lengths(exp, out / "lengths.png")
-    files += [out / "rates.png", out / "lengths.png"]
+    if plots:
+        plot_rates(exp, out / "rates.png")
+        plot_lengths(exp, out / "lengths.png")
+        files += [out / "rates.png", out / "lengths.png"]
     return files
