@@ -92,8 +92,9 @@ def panel(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b:
           strategies=("default",), toggles: dict | None = None, games: int = 200_000, seed: int = 1,
           labels=None, paths=(), a_family: str | None = None, b_family: str | None = None, progress=None,
           **kw) -> dict:
-    """The same question once per panel strategy, each playing every seat ('default' = greedy, expert):
-    strategy -> played Comparison. `panel_verdict(result, metric)` says whether the answer holds across it."""
+    """The same question once per panel strategy, each playing every seat ('default' = greedy, expert, learned,
+    learned on compare.SHARE of the games): strategy -> played Comparison. `panel_verdict(result, metric)` says
+    whether the answer holds across it."""
     names = [x for s in strategies for x in (default_panel() if s == "default" else [s])]
     ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
     la, lb = _labels(labels, a, b, a_family, b_family)

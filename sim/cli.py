@@ -388,7 +388,8 @@ def _arm_rules(preset, players, common, extra):
 @click.option("--metric", default=None, help="Headline metric of the verdict (default: chosen from the question).")
 @click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
               help="Answer the question once per strategy (each playing every seat) and say whether the answer "
-                   "holds across them; 'default' = greedy, expert (add --panel search for the search player: slow).")
+                   "holds across them; 'default' = greedy, expert, learned (learned on a twentieth of the deals; "
+                   "add --panel search for the search player: slow).")
 @click.option("--out", type=click.Path(path_type=Path), callback=_writable_folder, default=None)
 @click.option("--no-save", is_flag=True)
 @click.option("--json", "as_json", is_flag=True)
@@ -605,7 +606,8 @@ def _replay_at_error(rules, strategies, paths, seed, game, rotation, deals, as_j
               help="Write into the repository's tracked results/NAME and its index results/README.md.")
 @click.option("--panel", "panel", multiple=True, metavar="STRATEGY|default",
               help="Strategies each rule question is answered for, each playing every seat (repeatable; "
-                   "default: greedy, expert; add --panel search for the search player, slow at scale 1).")
+                   "default: greedy, expert, learned (on a twentieth of the deals); add --panel search for the "
+                   "search player, slow at scale 1).")
 @click.option("--question-path", "paths", multiple=True, type=click.Path(file_okay=False),
               help="A folder of your own question files, besides the library's questions/ (repeatable; "
                    "README.md, \"Your own question\").")

@@ -60,3 +60,37 @@ def test_the_change_among_decided_deals_is_given_apart():
     text = rule_verdict([Case("2 players", "expert", t)], "first_defender_fool", "the first defender", "the rule")
     assert "Among deals decided in both arms (draws left out) the change is 2 players, expert: -0.10 points (n.s.)" \
         in text
+
+
+def test_strong_play_says_whether_learned_keeps_experts_answer():
+    """Per setting: the same sign agrees; no detectable change on learned's fewer deals with expert's estimate
+    inside its interval cannot tell; the other way, or an interval that excludes expert's estimate, differs."""
+    from sim.experiments.plain import strong_play
+
+    def wide(diff, significant, half):
+        t = table(diff, significant)
+        t.loc["first_defender_fool", ["lo", "hi"]] = diff - half, diff + half
+        return t
+
+    def at(where, e, s):
+        return ([Case(where, "greedy", table(0.0, False)), Case(where, "expert", e), Case(where, "learned", s)],
+                "first_defender_fool")
+
+    same = strong_play([at("2 players", table(-0.01, True), table(-0.02, True))])
+    assert same == ("Strong play (the learned player, on at least 10,000 paired deals a setting) gives expert's "
+                    "answer in every setting.", "agrees")
+    text, word = strong_play([at("2 players", table(-0.01, True), wide(0.0, False, 0.02)),
+                              at("3 players", table(0.0, False), table(0.0, False))])
+    assert word == "cannot tell" and "cannot tell on its fewer deals in 2 players" in text
+    assert "agrees in 3 players" in text and "expert -1.00 points" in text
+    text, word = strong_play([at("2 players", table(-0.01, True), wide(0.0, False, 0.005))])
+    assert word == "differs" and "changes expert's answer in 2 players" in text
+    assert strong_play([at("2 players", table(-0.01, True), table(0.02, True))])[1] == "differs"
+    assert strong_play([([Case("2 players", "expert", table(-0.01, True))], "first_defender_fool")]) is None
+
+
+def test_the_default_panel_gives_learned_its_share_of_the_deals():
+    from sim.experiments.compare import default_panel, panel_games
+    assert default_panel() == ["greedy", "expert", "learned"]
+    assert panel_games("expert", 1_000_000) == 1_000_000 and panel_games("learned", 1_000_000) == 50_000
+    assert panel_games("learned", 10_000) == 2000 and panel_games("learned", 1000) == 1000

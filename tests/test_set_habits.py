@@ -60,7 +60,7 @@ def test_the_settled_set_lead_question_changes_one_knob_at_a_time_on_two_bases(t
             return dict(x.split("=") for x in spec.split(":")[1].split(","))
         ka, kb = knobs(a), knobs(b)
         assert len({k for k in ka.keys() | kb.keys() if ka.get(k, "-99") != kb.get(k, "-99")}) == 1, habit
-    folder = S.settle("singles-vs-triples", scale=0.002, root=tmp_path)
+    folder = S.settle("singles-vs-triples", scale=0.002, root=tmp_path, panel=["greedy", "expert"])
     answer = next(x for x in (folder / "README.md").read_text().splitlines() if x.startswith("**The answer.**"))
     assert "With greedy's play" in answer and "With expert's play" in answer and "Unfinished games" in answer
     assert (folder / "heatmap-prostoy_6-expert.png").exists()

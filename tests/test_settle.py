@@ -10,9 +10,13 @@ from click.testing import CliRunner
 from sim.experiments import settle as S
 from sim.cli import main
 
+# the default panel without learned, whose engine the default tier does not compile (the slow tier plays it)
+QUICK_PANEL = ["greedy", "expert"]
+PANEL_ARGS = ["--panel", "greedy", "--panel", "expert"]
+
 
 def test_settle_writes_a_complete_folder_and_index(tmp_path):
-    folder = S.settle("trump-six-exchange", scale=0.002, root=tmp_path)
+    folder = S.settle("trump-six-exchange", scale=0.002, root=tmp_path, panel=QUICK_PANEL)
     readme = (folder / "README.md").read_text()
     assert "**The question.**" in readme and "**The answer.**" in readme
     assert "durak settle trump-six-exchange --scale 0.002" in readme
@@ -41,21 +45,22 @@ def test_settle_writes_nothing_tracked_unless_asked(tmp_path, monkeypatch):
     --out puts the question folders where asked; the repository's results/ is left alone."""
     monkeypatch.setattr(S, "RESULTS", tmp_path / "tracked")  # what --write-results would write to
     monkeypatch.chdir(tmp_path)
-    res = CliRunner().invoke(main, ["settle", "trump-six-exchange", "--scale", "0.002"])
+    res = CliRunner().invoke(main, ["settle", "trump-six-exchange", "--scale", "0.002", *PANEL_ARGS])
     assert res.exit_code == 0, res.output
     runs = list((tmp_path / "results" / "runs").glob("*-settle/trump-six-exchange/README.md"))
     assert len(runs) == 1 and not (tmp_path / "tracked").exists()
-    res = CliRunner().invoke(main, ["settle", "trump-six-exchange", "--scale", "0.002", "--out", str(tmp_path / "o")])
+    res = CliRunner().invoke(main, ["settle", "trump-six-exchange", "--scale", "0.002", "--out", str(tmp_path / "o"),
+                                    *PANEL_ARGS])
     assert res.exit_code == 0 and (tmp_path / "o" / "trump-six-exchange" / "summary.json").exists()
     assert not (tmp_path / "tracked").exists()
-    res = CliRunner().invoke(main, ["settle", "trump-six-exchange", "--scale", "0.002", "--write-results"])
+    res = CliRunner().invoke(main, ["settle", "trump-six-exchange", "--scale", "0.002", "--write-results", *PANEL_ARGS])
     assert res.exit_code == 0 and (tmp_path / "tracked" / "trump-six-exchange" / "README.md").exists()
     assert (tmp_path / "tracked" / "README.md").exists()
 
 
 def test_a_rerun_with_the_same_seed_rewrites_every_file_identically_but_one_timing_line(tmp_path):
-    first = {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "a").iterdir()}
-    second = {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "b").iterdir()}
+    first = {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "a", panel=QUICK_PANEL).iterdir()}
+    second = {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "b", panel=QUICK_PANEL).iterdir()}
     assert first.keys() == second.keys()
     for name in first:
         if name == "README.md":

@@ -38,7 +38,7 @@ import pandas as pd
 from sim.core import rules as R
 from sim.experiments import backends, batch, tasks
 from sim.experiments.batch import ExperimentError
-from sim.experiments.compare import default_panel
+from sim.experiments.compare import SHARE, default_panel
 from sim.experiments.experiment import git_commit
 from sim.experiments.paired import PairedSums, metric_names, rotate
 
@@ -329,7 +329,9 @@ class Atlas:
     def __post_init__(self):
         self.out = Path(self.out)
         self.plan = plan_for(self.scale)
-        self.panel = tuple(self.panel) or tuple(default_panel())
+        # by default the levels that play every deal: learned's share of them (SHARE) would leave its cells too
+        # wide to read, and all of them take it days (name it with --panel to add it)
+        self.panel = tuple(self.panel) or tuple(p for p in default_panel() if p not in SHARE)
         for s in self.panel:
             batch.parse_strategy(s)  # an unknown strategy is named before anything is played
         bad = [p for p in self.players if not (isinstance(p, int) and 2 <= p <= 6)]

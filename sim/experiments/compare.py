@@ -303,24 +303,39 @@ def plot_comparison(c: Comparison, path: Path | None = None):
     return finish(fig, path)
 
 
+PANEL = ("greedy", "expert", "learned")  # weakest first
+# the share of a question's deals a panel strategy plays: learned plays two-player podkidnoy at a thirtieth of
+# expert's speed (results/strength/README.md), so it plays a twentieth of the deals, its intervals some 4.5 times
+# wider: enough to say whether strong play keeps expert's answer, not to measure small effects on its own
+SHARE = {"learned": 0.05}
+
+
 def default_panel() -> list[str]:
-    """The line-ups a rule question is answered for by default, weakest first: greedy and expert. The
-    search player joins with `--panel search`: at its default budget it plays some 10 games a second on a
-    core, so a settled question's hundreds of thousands of games would take days on one machine (run it
-    on a cluster, `--backend dask`, or at a small `--scale`)."""
+    """The line-ups a rule question is answered for by default, weakest first: greedy, expert and the learned
+    player (strong play, on SHARE of the deals). The search player joins with `--panel search`: at its default
+    budget it plays some 10 games a second on a core, so a settled question's hundreds of thousands of games would
+    take days on one machine (run it on a cluster, `--backend dask`, or at a small `--scale`)."""
     have = set(dispatch.discover())
-    return [s for s in ("greedy", "expert") if s in have]
+    return [s for s in PANEL if s in have]
+
+
+def panel_games(name: str, games: int) -> int:
+    """The deals panel strategy `name` plays where the others play `games`: its SHARE of them, but never fewer
+    than 2,000 (nor more than `games`)."""
+    share = SHARE.get(name, 1.0)
+    return games if share >= 1 else min(games, max(2000, int(games * share)))
 
 
 def run_panel(ra: Rules, rb: Rules, label_a: str, label_b: str, names: list[str], seed: int, games: int,
               rotate: bool = True, threads: int | None = None, paths: tuple = (), progress=None) -> dict:
-    """The same two rule sets played by each panel strategy in every seat, on the same deals.
-    Returns strategy -> Comparison (run). Used by `durak compare --panel` and `durak settle`.
+    """The same two rule sets played by each panel strategy in every seat, on the same deals (the first
+    `panel_games(name, games)` of them). Returns strategy -> Comparison (run). Used by `durak compare --panel` and `durak settle`.
     progress(comparison) is called before each run (e.g. to attach a progress bar)."""
     results = {}
     for name in names:
         c = Comparison(Arm(label_a, ra, batch.make_lineup(ra, [name], paths)),
-                       Arm(label_b, rb, batch.make_lineup(rb, [name], paths)), seed=seed, games=games,
+                       Arm(label_b, rb, batch.make_lineup(rb, [name], paths)), seed=seed,
+                       games=panel_games(name, games),
                        rotate=rotate, threads=threads, paths=tuple(paths))
         if progress:
             progress(c)

@@ -223,3 +223,41 @@ def tournament_unfinished(ts: list) -> str:
                 worst, where = share, f"{t.rules.family}, {r['strategy']} vs {r['opponent']}"
     return (f"Unfinished games (stopped after 1,000 bouts, left out of the scores): at most {100 * worst:.2f}%"
             + (f" ({where})" if worst > 0 else "") + ".")
+
+
+def strong_play(headlines, strong: str = "learned", base: str = "expert") -> tuple[str, str] | None:
+    """Does strong play keep expert's answer? `headlines`: (cases, headline metric) per setting. Per setting,
+    strong play agrees (the same sign: both up, both down or both no detectable change), cannot tell (no detectable
+    change on its fewer deals, but its interval holds expert's estimate) or differs (the other way, or a change
+    expert play does not show, or none where its interval excludes expert's). Returns (one plain sentence, the
+    word for the index: agrees / cannot tell / differs), or None without both players in a setting."""
+    rows = []
+    for cases, metric in headlines:
+        by = {c.strategy: c for c in cases}
+        if strong not in by or base not in by:
+            continue
+        e, s = by[base], by[strong]
+        se, ss = sign(e, metric), sign(s, metric)
+        sc = 1 if metric in ("bouts", "fool_cards") else 100
+        lo, hi = sc * float(s.row(metric)["lo"]), sc * float(s.row(metric)["hi"])
+        ed = sc * float(e.row(metric)["diff"])
+        kind = "agrees" if se == ss else "cannot tell" if ss == 0 and lo <= ed <= hi else "differs"
+        rows.append((e.where, kind, f"{sc * float(s.row(metric)['diff']):+.2f} [{lo:+.2f}, {hi:+.2f}]",
+                     f"{ed:+.2f}", "" if sc == 1 else " points", s.games()))
+    if not rows:
+        return None
+    n = min(r[5] for r in rows)
+    who = f"Strong play (the learned player, on at least {n:,} paired deals a setting)"
+    if all(r[1] == "agrees" for r in rows):
+        return f"{who} gives expert's answer in every setting.", "agrees"
+    parts = []
+    for kind, say in (("differs", "changes expert's answer"), ("cannot tell", "cannot tell on its fewer deals")):
+        these = [r for r in rows if r[1] == kind]
+        if these:
+            parts.append(f"{say} in " + "; ".join(f"{w} (learned {d}{u}, expert {x}{u})" for w, _, d, x, u, _ in
+                                                    these))
+    agree = [r[0] for r in rows if r[1] == "agrees"]
+    if agree:
+        parts.append("agrees in " + "; ".join(agree))
+    word = "differs" if any(r[1] == "differs" for r in rows) else "cannot tell"
+    return f"{who} " + ", ".join(parts) + ".", word

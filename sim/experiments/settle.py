@@ -26,7 +26,7 @@ import math
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Callable
@@ -36,8 +36,8 @@ import pandas as pd
 from sim.experiments import batch
 from sim.experiments import provenance as P
 from sim.core import rules as R
-from sim.experiments.compare import DECIDED, default_panel, plot_comparison, run_panel
-from sim.experiments.plain import Case
+from sim.experiments.compare import DECIDED, default_panel, panel_games, plot_comparison, run_panel
+from sim.experiments.plain import Case, strong_play
 from sim.experiments.experiment import Experiment
 from sim.experiments.report import finish
 
@@ -63,6 +63,7 @@ class Ctx:
     data: dict
     panel: list = None  # every rule question is answered once per panel strategy
     strategy_paths: tuple = ()  # folders of user strategies the panel may name
+    headlines: list = field(default_factory=list)  # (cases, headline metric) of every section, for strong_play
 
     def __post_init__(self):
         self.panel = list(self.panel or default_panel())
@@ -89,8 +90,11 @@ class Ctx:
 
     def experiment(self, family, players, strategies, games, toggles=None, rotate=True):
         rules = R.resolve(family, players, toggles or {})
+        n = self.n(games)
+        if len(set(strategies)) == 1:  # a panel strategy in every seat plays its share (compare.SHARE)
+            n = panel_games(strategies[0], n)
         exp = Experiment(rules, batch.make_lineup(rules, strategies, self.strategy_paths), seed=self.seed,
-                         games=self.n(games), threads=self.threads, rotate=rotate, paths=self.strategy_paths).run()
+                         games=n, threads=self.threads, rotate=rotate, paths=self.strategy_paths).run()
         return exp
 
     def section(self, heading: str, cases: list[Case], metrics: list[str], key: str) -> None:
@@ -98,9 +102,14 @@ class Ctx:
         then one table with the headline metrics, their decided-deal versions, draws and unfinished deals,
         then the plots (`key` names them, as ctx.compare's label does)."""
         c0 = cases[0].comparison
+        self.headlines.append((cases, metrics[0]))
+        by_games: dict[int, list[str]] = {}
+        for c in cases:
+            by_games.setdefault(c.games(), []).append(c.strategy)
+        games = ", ".join(f"{' and '.join(names)} {g:,}" for g, names in by_games.items())
         self.lines += [f"### {heading}", "", f"- A: {c0.a.rules.describe()}", f"- B: {c0.b.rules.describe()}",
-                       f"- panel: {', '.join(c.strategy for c in cases)} (each plays every seat); "
-                       f"{cases[0].games():,} paired games on the same deals per line-up", ""]
+                       f"- panel: {', '.join(c.strategy for c in cases)} (each plays every seat); paired games on "
+                       f"the same deals per line-up: {games}", ""]
         for c in cases:
             self.lines += [f"*Played by {c.strategy}:* {c.comparison.verdict(metrics[0])}", ""]
         rows = []
@@ -307,6 +316,9 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
             f.unlink()
     if not isinstance(verdict, str):
         raise QuestionError(f"question file {q.path}: its answer must be a text, not {type(verdict).__name__}")
+    strong = strong_play(ctx.headlines) if q.panel else None
+    if strong:
+        verdict += " " + strong[0]
     default = ctx.panel == default_panel() or not q.panel
     own = "" if q.path.parent.resolve() == LIBRARY.resolve() else f" --question-path {q.path.parent}"
     own += "".join(f" --strategy-path {p}" for p in ctx.strategy_paths)
@@ -341,7 +353,7 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
             df.to_csv(folder / f"{key}.csv", index=False)
     (folder / "summary.json").write_text(json.dumps(
         {"question": q.title, "verdict": verdict, "command": cmd, "seed": seed, "scale": scale,
-         "panel": ctx.panel if q.panel else None}, indent=1))
+         "panel": ctx.panel if q.panel else None, "strong_play": strong[1] if strong else None}, indent=1))
     (folder / P.FILE).write_text(json.dumps(P.provenance(used, q.path, fingerprints=True), indent=1) + "\n")
     return folder
 
@@ -391,8 +403,8 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
              "Regenerate any of them with `durak settle NAME --write-results` (all: `durak settle all "
              "--write-results`; without it the folders go to a run folder under results/runs/).", "",
              "Each answer below is the plain paragraph that opens the question's page: yes / no / only in some "
-             "settings / it depends, how big in games out of 100, how sure, whether it holds for weak (greedy) and "
-             "strong (expert) play, and how many deals were left unfinished. The numbers follow on each page.", "",
+             "settings / it depends, how big in games out of 100, how sure, whether it holds for greedy's, expert's and "
+             "the learned player's play, and how many deals were left unfinished. The numbers follow on each page.", "",
              "This folder holds outputs only (pages, JSON, CSV, plots). The code behind the pages listed under "
              "\"Also\" lives in `research/` at the top of the repository, in folders named like these "
              "(`research/strength/` writes `strength/`, `research/seed_knobs/` writes `seed_knobs/`). Run a script "
@@ -400,6 +412,8 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
              "--budget-games 100` or `python -m research.round_robin_2p > results/round_robin_2p.md` (the shell "
              "scripts, such as `research/scoring/measure.sh`, run as they are); each page names the command that "
              "produced it.", ""]
+    strong = {"agrees": [], "cannot tell": [], "differs": [], None: []}
+    sections = []
     for name, q in questions(paths).items():
         s = root / name / "summary.json"
         if s.exists():
@@ -407,9 +421,20 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
             verdict = summary["verdict"]
             if summary.get("scale", 1) != 1:
                 verdict += f" *(Run at --scale {summary['scale']:g}.)*"
+            if summary.get("panel"):  # a rule question (a tournament has no panel)
+                strong[summary.get("strong_play")].append(f"[{name}]({name}/README.md)")
         else:
             verdict = "(not run yet)"
-        lines += [f"## [{q.title}]({name}/README.md)", "", verdict, ""]
+        sections += [f"## [{q.title}]({name}/README.md)", "", verdict, ""]
+    lines += ["**Does strong play change the answer?** Each rule question is also played by the learned player "
+              "(strong play, on a twentieth of the deals), and its answer says whether that keeps expert's:", ""]
+    for word, say in (("differs", "strong play changes expert's answer"),
+                      ("cannot tell", "strong play's fewer deals cannot tell where expert's shows a change"),
+                      ("agrees", "strong play gives expert's answer"),
+                      (None, "not yet played by the learned player (settled before it joined the panel)")):
+        if strong[word]:
+            lines.append(f"- {say}: {', '.join(strong[word])}")
+    lines += [""] + sections
     also = [("round_robin_2p.md", "a 2-player round robin of the strategy library (podkidnoy, prostoy_5, perevodnoy; "
              "200,000 games per pair; `python -m research.round_robin_2p`)"),
             ("strength/README.md", "how strong the search player is, against budget"),
