@@ -174,7 +174,7 @@ def _user_copy(tmp_path, name="greedy"):
 
 @pytest.mark.parametrize("family,n,toggles", [
     ("podkidnoy", 2, {}),
-    ("perevodnoy", 3, {}),  # the chain bout
+    pytest.param("perevodnoy", 3, {}, marks=pytest.mark.slow),  # the chain bout
     pytest.param("podkidnoy", 3, {"two_packs": True}, marks=pytest.mark.slow),  # the two-pack step
 ])
 def test_a_users_copy_of_a_strategy_plays_the_librarys_games(tmp_path, family, n, toggles):

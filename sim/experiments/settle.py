@@ -412,7 +412,7 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
              "--budget-games 100` or `python -m research.round_robin_2p > results/round_robin_2p.md` (the shell "
              "scripts, such as `research/scoring/measure.sh`, run as they are); each page names the command that "
              "produced it.", ""]
-    strong = {"agrees": [], "cannot tell": [], "differs": [], None: []}
+    strong = {"agrees": [], "cannot tell": [], "differs": [], "own": [], None: []}
     sections = []
     for name, q in questions(paths).items():
         s = root / name / "summary.json"
@@ -422,7 +422,10 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
             if summary.get("scale", 1) != 1:
                 verdict += f" *(Run at --scale {summary['scale']:g}.)*"
             if summary.get("panel"):  # a rule question (a tournament has no panel)
-                strong[summary.get("strong_play")].append(f"[{name}]({name}/README.md)")
+                word = summary.get("strong_play")
+                if word is None and "learned" in summary["panel"]:
+                    word = "own"  # learned played it, in tables of its own rather than paired sections
+                strong[word].append(f"[{name}]({name}/README.md)")
         else:
             verdict = "(not run yet)"
         sections += [f"## [{q.title}]({name}/README.md)", "", verdict, ""]
@@ -431,6 +434,8 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
     for word, say in (("differs", "strong play changes expert's answer"),
                       ("cannot tell", "strong play's fewer deals cannot tell where expert's shows a change"),
                       ("agrees", "strong play gives expert's answer"),
+                      ("own", "the learned player's rates stand beside expert's in the page's tables (no paired "
+                              "comparison to set side by side)"),
                       (None, "not yet played by the learned player (settled before it joined the panel)")):
         if strong[word]:
             lines.append(f"- {say}: {', '.join(strong[word])}")
