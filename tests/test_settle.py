@@ -319,3 +319,15 @@ def test_an_interrupted_settle_keeps_the_answers_files_and_a_finished_one_drops_
     S.settle("writes-one", root=root, paths=[qdir])
     assert not (folder / "earlier_layout.csv").exists() and not (folder / "earlier.png").exists()
     assert (folder / "kept.csv").read_text() == "new"
+
+
+@pytest.mark.slow
+def test_the_default_panel_plays_learned_on_its_share_and_says_whether_strong_play_agrees(tmp_path):
+    folder = S.settle("transfer-first-bout", scale=0.01, root=tmp_path)
+    summary = json.loads((folder / "summary.json").read_text())
+    readme = (folder / "README.md").read_text()
+    assert summary["panel"] == ["greedy", "expert", "learned"]
+    assert summary["strong_play"] in ("agrees", "cannot tell", "differs")
+    assert "Strong play (the learned player, on at least 2,000 paired deals a setting)" in summary["verdict"]
+    assert "greedy and expert 5,000, learned 2,000" in readme  # learned's share of the deals, named
+    assert (folder / "compare-perevodnoy-2p-learned.csv").exists()
