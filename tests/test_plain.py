@@ -87,6 +87,10 @@ def test_strong_play_says_whether_learned_keeps_experts_answer():
     assert word == "differs" and "changes expert's answer in 2 players" in text
     assert strong_play([at("2 players", table(-0.01, True), table(0.02, True))])[1] == "differs"
     assert strong_play([([Case("2 players", "expert", table(-0.01, True))], "first_defender_fool")]) is None
+    bouts = {"first_defender_fool": "bouts"}  # a length is given in bouts, not points
+    text, word = strong_play([([Case("2 players", "expert", table(-1.0, True).rename(index=bouts)),
+                                Case("2 players", "learned", table(2.0, True).rename(index=bouts))], "bouts")])
+    assert word == "differs" and "(learned +2.00 [+2.00, +2.00] bouts, expert -1.00 bouts)" in text
 
 
 def test_the_default_panel_gives_learned_its_share_of_the_deals():

@@ -243,7 +243,7 @@ def strong_play(headlines, strong: str = "learned", base: str = "expert") -> tup
         ed = sc * float(e.row(metric)["diff"])
         kind = "agrees" if se == ss else "cannot tell" if ss == 0 and lo <= ed <= hi else "differs"
         rows.append((e.where, kind, f"{sc * float(s.row(metric)['diff']):+.2f} [{lo:+.2f}, {hi:+.2f}]",
-                     f"{ed:+.2f}", "" if sc == 1 else " points", s.games()))
+                     f"{ed:+.2f}", " points" if sc == 100 else " bouts" if metric == "bouts" else " cards", s.games()))
     if not rows:
         return None
     n = min(r[5] for r in rows)
