@@ -86,6 +86,10 @@ def test_strong_play_says_whether_learned_keeps_experts_answer():
     text, word = strong_play([at("2 players", table(-0.01, True), wide(0.0, False, 0.005))])
     assert word == "differs" and "changes expert's answer in 2 players" in text
     assert strong_play([at("2 players", table(-0.01, True), table(0.02, True))])[1] == "differs"
+    named = strong_play([(*at("2 players", table(-0.01, True), table(-0.02, True)), "Limit of 5, podkidnoy, 2 players"),
+                         (*at("2 players", table(0.0, False), table(0.02, True)), "Scope, podkidnoy, 2 players")])
+    assert "changes expert's answer in Scope, podkidnoy, 2 players" in named[0]  # the heading names the setting
+    assert "agrees in Limit of 5, podkidnoy, 2 players" in named[0]
     assert strong_play([([Case("2 players", "expert", table(-0.01, True))], "first_defender_fool")]) is None
     bouts = {"first_defender_fool": "bouts"}  # a length is given in bouts, not points
     text, word = strong_play([([Case("2 players", "expert", table(-1.0, True).rename(index=bouts)),

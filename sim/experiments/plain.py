@@ -226,13 +226,13 @@ def tournament_unfinished(ts: list) -> str:
 
 
 def strong_play(headlines, strong: str = "learned", base: str = "expert") -> tuple[str, str] | None:
-    """Does strong play keep expert's answer? `headlines`: (cases, headline metric) per setting. Per setting,
+    """Does strong play keep expert's answer? `headlines`: (cases, headline metric[, heading]) per setting. Per setting,
     strong play agrees (the same sign: both up, both down or both no detectable change), cannot tell (no detectable
     change on its fewer deals, but its interval holds expert's estimate) or differs (the other way, or a change
     expert play does not show, or none where its interval excludes expert's). Returns (one plain sentence, the
     word for the index: agrees / cannot tell / differs), or None without both players in a setting."""
     rows = []
-    for cases, metric in headlines:
+    for cases, metric, *heading in headlines:  # the section's heading, where given, names the setting
         by = {c.strategy: c for c in cases}
         if strong not in by or base not in by:
             continue
@@ -242,7 +242,8 @@ def strong_play(headlines, strong: str = "learned", base: str = "expert") -> tup
         lo, hi = sc * float(s.row(metric)["lo"]), sc * float(s.row(metric)["hi"])
         ed = sc * float(e.row(metric)["diff"])
         kind = "agrees" if se == ss else "cannot tell" if ss == 0 and lo <= ed <= hi else "differs"
-        rows.append((e.where, kind, f"{sc * float(s.row(metric)['diff']):+.2f} [{lo:+.2f}, {hi:+.2f}]",
+        learned = f"{sc * float(s.row(metric)['diff']):+.2f} [{lo:+.2f}, {hi:+.2f}]"
+        rows.append((heading[0] if heading else e.where, kind, learned,
                      f"{ed:+.2f}", " points" if sc == 100 else " bouts" if metric == "bouts" else " cards", s.games()))
     if not rows:
         return None

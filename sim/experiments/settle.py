@@ -102,7 +102,7 @@ class Ctx:
         then one table with the headline metrics, their decided-deal versions, draws and unfinished deals,
         then the plots (`key` names them, as ctx.compare's label does)."""
         c0 = cases[0].comparison
-        self.headlines.append((cases, metrics[0]))
+        self.headlines.append((cases, metrics[0], heading))
         by_games: dict[int, list[str]] = {}
         for c in cases:
             by_games.setdefault(c.games(), []).append(c.strategy)
@@ -403,8 +403,8 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
              "Regenerate any of them with `durak settle NAME --write-results` (all: `durak settle all "
              "--write-results`; without it the folders go to a run folder under results/runs/).", "",
              "Each answer below is the plain paragraph that opens the question's page: yes / no / only in some "
-             "settings / it depends, how big in games out of 100, how sure, whether it holds for greedy's, expert's and "
-             "the learned player's play, and how many deals were left unfinished. The numbers follow on each page.", "",
+             "settings / it depends, how big in games out of 100, how sure, whether it holds for greedy's, expert's "
+             "and the learned player's play, and how many deals were left unfinished. The numbers follow on each page.", "",
              "This folder holds outputs only (pages, JSON, CSV, plots). The code behind the pages listed under "
              "\"Also\" lives in `research/` at the top of the repository, in folders named like these "
              "(`research/strength/` writes `strength/`, `research/seed_knobs/` writes `seed_knobs/`). Run a script "
