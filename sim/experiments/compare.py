@@ -329,8 +329,8 @@ def panel_games(name: str, games: int) -> int:
 def run_panel(ra: Rules, rb: Rules, label_a: str, label_b: str, names: list[str], seed: int, games: int,
               rotate: bool = True, threads: int | None = None, paths: tuple = (), progress=None) -> dict:
     """The same two rule sets played by each panel strategy in every seat, on the same deals (the first
-    `panel_games(name, games)` of them). Returns strategy -> Comparison (run). Used by `durak compare --panel` and `durak settle`.
-    progress(comparison) is called before each run (e.g. to attach a progress bar)."""
+    `panel_games(name, games)` of them). Returns strategy -> Comparison (run). Used by `durak compare --panel`
+    and `durak settle`. progress(comparison) is called before each run (e.g. to attach a progress bar)."""
     results = {}
     for name in names:
         c = Comparison(Arm(label_a, ra, batch.make_lineup(ra, [name], paths)),
