@@ -1,7 +1,6 @@
 """Experiments: seat rotation, result folders, interrupt and resume, precision mode, the CLI commands."""
 import json
 
-import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -149,3 +148,9 @@ def test_panel_verdict_says_whether_the_answer_holds_across_skill():
         "The answer depends on how well people play")
     assert "opposite" in panel_verdict({"greedy": C(-0.01, True), "expert": C(0.02, True)}, "draw")
     assert "greedy +1.00" in panel_verdict({"greedy": C(0.01, True)}, "draw")
+    few = C(0.01, True)
+    few.games = 2000
+    many = C(0.02, True)
+    many.games = 40_000
+    assert panel_verdict({"expert": many, "learned": few}, "draw").endswith(
+        "Paired deals: expert 40,000, learned 2,000 (fewer for the slower players, so their intervals are wider).")

@@ -363,4 +363,11 @@ def panel_verdict(results: dict, metric: str) -> str:
     else:
         head = "The answer depends on how people play: the line-ups move in opposite directions"
     unit = "points" if metric not in COUNTS else UNITS[metric]
-    return f"{head} ({parts} {unit})."
+    counts: dict[int, list[str]] = {}
+    for name, c in results.items():
+        if getattr(c, "games", None):
+            counts.setdefault(c.games, []).append(name)
+    deals = "" if len(counts) < 2 else " Paired deals: " + ", ".join(
+        f"{' and '.join(names)} {g:,}" for g, names in counts.items()) + (
+        " (fewer for the slower players, so their intervals are wider).")
+    return f"{head} ({parts} {unit}).{deals}"
