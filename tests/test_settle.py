@@ -59,8 +59,10 @@ def test_settle_writes_nothing_tracked_unless_asked(tmp_path, monkeypatch):
 
 
 def test_a_rerun_with_the_same_seed_rewrites_every_file_identically_but_one_timing_line(tmp_path):
-    first = {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "a", panel=QUICK_PANEL).iterdir()}
-    second = {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=tmp_path / "b", panel=QUICK_PANEL).iterdir()}
+    def once(root):
+        return {p.name: p.read_bytes() for p in S.settle("trump-six-exchange", scale=0.002, root=root,
+                                                         panel=QUICK_PANEL).iterdir()}
+    first, second = once(tmp_path / "a"), once(tmp_path / "b")
     assert first.keys() == second.keys()
     for name in first:
         if name == "README.md":

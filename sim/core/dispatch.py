@@ -312,9 +312,12 @@ def engine_for(names, paths=(), rules=None) -> tuple[ModuleType, list[str]]:
     if fixed is None and any(s.path.parent != BUILTIN_DIR for s in infos):
         # a user's strategy is edited and run again and again: its engine calls the rules' step compiled once in
         # sim.core.kernels instead of compiling it in again (see kernels.apply_one)
-        text = text.replace("apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):  # APPLY",
-                            "(apply_two(rv, ws, rec, a, trace, tn, tracing) if two else "
-                            "apply_one(rv, ws, rec, a, trace, tn, tracing)):", 1)
+        step = "apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):  # APPLY"
+        if step not in text:
+            raise RuntimeError("sim/core/engine.py lost the '# APPLY' line that an engine with a user's strategy "
+                               "rewrites")
+        text = text.replace(step, "(apply_two(rv, ws, rec, a, trace, tn, tracing) if two else "
+                                  "apply_one(rv, ws, rec, a, trace, tn, tracing)):", 1)
     folder = cache_dir() / "engines"
     folder.mkdir(parents=True, exist_ok=True)
     package = None

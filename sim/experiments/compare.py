@@ -23,13 +23,12 @@ from sim.experiments import backends, batch, tasks
 from sim.experiments.batch import ExperimentError, Runner, Seat
 from sim.experiments.experiment import git_commit
 from sim.experiments.provenance import provenance
+from sim.experiments.plain import COUNTS, UNITS, by_deals
 from sim.experiments.paired import DECIDED, HOLDER_NOTE, PairedSums, metric_names, p_two_sided, rotate
 from sim.experiments.report import finish
 from sim.experiments.stats import Z95
 
 Z80 = 0.8416212335729143  # power 80% for the minimum detectable effect
-UNITS = {"bouts": "bouts", "fool_cards": "cards"}
-COUNTS = tuple(UNITS)  # metrics that are counts, not rates
 
 
 @dataclass
@@ -144,7 +143,7 @@ class Comparison:
         if metric not in df.index:
             raise ExperimentError(f"unknown or empty metric {metric!r}; choose one of: {', '.join(df.index)}")
         row = df.loc[metric]
-        unit = {"bouts": "bouts", "fool_cards": "cards"}.get(metric, "points")
+        unit = UNITS.get(metric, "points")
         scale = 1 if metric in COUNTS else 100
         d, hw, mde = scale * row["diff"], scale * (row["hi"] - row["lo"]) / 2, scale * row["mde"]
         what = row["description"]
@@ -363,11 +362,7 @@ def panel_verdict(results: dict, metric: str) -> str:
     else:
         head = "The answer depends on how people play: the line-ups move in opposite directions"
     unit = "points" if metric not in COUNTS else UNITS[metric]
-    counts: dict[int, list[str]] = {}
-    for name, c in results.items():
-        if getattr(c, "games", None):
-            counts.setdefault(c.games, []).append(name)
-    deals = "" if len(counts) < 2 else " Paired deals: " + ", ".join(
-        f"{' and '.join(names)} {g:,}" for g, names in counts.items()) + (
-        " (fewer for the slower players, so their intervals are wider).")
+    games = {name: c.games for name, c in results.items() if getattr(c, "games", None)}
+    deals = "" if len(set(games.values())) < 2 else (
+        f" Paired deals: {by_deals(games)} (fewer for the slower players, so their intervals are wider).")
     return f"{head} ({parts} {unit}).{deals}"

@@ -16,6 +16,10 @@ NICE = (2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 70, 80, 90, 100
         500, 600, 700, 800, 1000, 1500, 2000)
 
 
+UNITS = {"bouts": "bouts", "fool_cards": "cards"}
+COUNTS = tuple(UNITS)  # metrics that are counts (in their unit), not rates (in points)
+
+
 def games_in_100(points: float) -> str:
     """A change of `points` percentage points in a player's words: 'about 1 game in 80', 'about 3 games in
     100'. The sign is left to the caller."""
@@ -225,6 +229,15 @@ def tournament_unfinished(ts: list) -> str:
             + (f" ({where})" if worst > 0 else "") + ".")
 
 
+def by_deals(games: dict) -> str:
+    """Line-ups by the paired deals each played (`games`: name -> deals), those with the same count together:
+    'greedy and expert 500,000, learned 25,000'."""
+    names: dict[int, list[str]] = {}
+    for name, g in games.items():
+        names.setdefault(g, []).append(name)
+    return ", ".join(f"{' and '.join(n)} {g:,}" for g, n in names.items())
+
+
 def strong_play(headlines, strong: str = "learned", base: str = "expert") -> tuple[str, str] | None:
     """Does strong play keep expert's answer? `headlines`: (cases, headline metric[, heading]) per setting. Per setting,
     strong play agrees (the same sign: both up, both down or both no detectable change), cannot tell (no detectable
@@ -238,13 +251,13 @@ def strong_play(headlines, strong: str = "learned", base: str = "expert") -> tup
             continue
         e, s = by[base], by[strong]
         se, ss = sign(e, metric), sign(s, metric)
-        sc = 1 if metric in ("bouts", "fool_cards") else 100
+        sc = 1 if metric in COUNTS else 100
         lo, hi = sc * float(s.row(metric)["lo"]), sc * float(s.row(metric)["hi"])
         ed = sc * float(e.row(metric)["diff"])
         kind = "agrees" if se == ss else "cannot tell" if ss == 0 and lo <= ed <= hi else "differs"
         learned = f"{sc * float(s.row(metric)['diff']):+.2f} [{lo:+.2f}, {hi:+.2f}]"
         rows.append((heading[0] if heading else e.where, kind, learned,
-                     f"{ed:+.2f}", " points" if sc == 100 else " bouts" if metric == "bouts" else " cards", s.games()))
+                     f"{ed:+.2f}", " " + UNITS.get(metric, "points"), s.games()))
     if not rows:
         return None
     n = min(r[5] for r in rows)

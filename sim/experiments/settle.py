@@ -37,7 +37,7 @@ from sim.experiments import batch
 from sim.experiments import provenance as P
 from sim.core import rules as R
 from sim.experiments.compare import DECIDED, default_panel, panel_games, plot_comparison, run_panel
-from sim.experiments.plain import Case, strong_play
+from sim.experiments.plain import COUNTS, Case, by_deals, strong_play
 from sim.experiments.experiment import Experiment
 from sim.experiments.report import finish
 
@@ -63,7 +63,7 @@ class Ctx:
     data: dict
     panel: list = None  # every rule question is answered once per panel strategy
     strategy_paths: tuple = ()  # folders of user strategies the panel may name
-    headlines: list = field(default_factory=list)  # (cases, headline metric) of every section, for strong_play
+    headlines: list = field(default_factory=list)  # (cases, headline metric, heading) per section: strong_play
 
     def __post_init__(self):
         self.panel = list(self.panel or default_panel())
@@ -103,13 +103,9 @@ class Ctx:
         then the plots (`key` names them, as ctx.compare's label does)."""
         c0 = cases[0].comparison
         self.headlines.append((cases, metrics[0], heading))
-        by_games: dict[int, list[str]] = {}
-        for c in cases:
-            by_games.setdefault(c.games(), []).append(c.strategy)
-        games = ", ".join(f"{' and '.join(names)} {g:,}" for g, names in by_games.items())
         self.lines += [f"### {heading}", "", f"- A: {c0.a.rules.describe()}", f"- B: {c0.b.rules.describe()}",
                        f"- panel: {', '.join(c.strategy for c in cases)} (each plays every seat); paired games on "
-                       f"the same deals per line-up: {games}", ""]
+                       f"the same deals per line-up: {by_deals({c.strategy: c.games() for c in cases})}", ""]
         for c in cases:
             self.lines += [f"*Played by {c.strategy}:* {c.comparison.verdict(metrics[0])}", ""]
         rows = []
@@ -123,7 +119,7 @@ class Ctx:
                 if m not in c.table.index:
                     continue
                 r = c.table.loc[m]
-                sc = 1 if m in ("bouts", "fool_cards") else 100
+                sc = 1 if m in COUNTS else 100
                 unit = "" if sc == 1 else " pts"
                 self.lines.append(f"| {r['description']} | {c.strategy} | {sc * r['a']:.2f} | {sc * r['b']:.2f} | "
                                   f"{sc * r['diff']:+.2f}{unit} [{sc * r['lo']:+.2f}, {sc * r['hi']:+.2f}] | "
@@ -404,7 +400,8 @@ def write_index(root: Path = RESULTS, paths=()) -> Path:
              "--write-results`; without it the folders go to a run folder under results/runs/).", "",
              "Each answer below is the plain paragraph that opens the question's page: yes / no / only in some "
              "settings / it depends, how big in games out of 100, how sure, whether it holds for greedy's, expert's "
-             "and the learned player's play, and how many deals were left unfinished. The numbers follow on each page.", "",
+             "and the learned player's play, and how many deals were left unfinished. The numbers follow on each "
+             "page.", "",
              "This folder holds outputs only (pages, JSON, CSV, plots). The code behind the pages listed under "
              "\"Also\" lives in `research/` at the top of the repository, in folders named like these "
              "(`research/strength/` writes `strength/`, `research/seed_knobs/` writes `seed_knobs/`). Run a script "
