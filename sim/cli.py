@@ -309,9 +309,11 @@ def _default_out(rules) -> Path:
 @click.option("--verify", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="Also replay every N-th game through the independent reference referee while running "
                    "(slow per verified game; 0: off).")
-@click.option("--engine", type=click.Choice(["auto", "general", "specialised"]), default=None,
-              help="auto (default, or DURAK_ENGINE): the rules compiled in when that engine is cached or the run "
-                   "is long enough to pay for compiling it, else the general engine. The games are the same.")
+@click.option("--engine", type=click.Choice(["auto", "general", "lean", "specialised"]), default=None,
+              help="auto (default, or DURAK_ENGINE): specialised (the rules compiled in, the fastest) when it is "
+                   "cached or the run is long enough to pay for compiling it; else lean (the rules compiled in, "
+                   "a third of the compile) or the general engine (every rule set), whichever is cached, lean on "
+                   "a cold cache. The games are the same.")
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
         deals_per_series, chunk, out, no_save, records, plots, resume, repair, as_json, quiet, verify, engine):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from rulegen import random_config
-from sim.core import specialise
+from sim.core import dispatch, specialise
 from sim.core.rules import FAMILIES, resolve
 from sim.experiments import batch
 from sim.experiments.batch import Runner, make_lineup
@@ -23,13 +23,14 @@ from sim.experiments.batch import Runner, make_lineup
 QUICK = ("greedy", "random")  # compiled into one engine per rule set (Runner(also=...))
 
 
-def _compare(rules, lineups, also, series=400, deals=2, seed=11):
-    """Play every line-up on both engines; return the games compared (asserts they are the same)."""
+def _compare(rules, lineups, also, series=400, deals=2, seed=11, kind="specialised"):
+    """Play every line-up on the general engine and on `kind` (specialised or lean); return the games compared
+    (asserts they are the same)."""
     games = 0
     for names in lineups:
         seats = make_lineup(rules, names)
         g = Runner(rules, seats, also=also)
-        s = Runner(rules, seats, also=also, specialised=True)
+        s = Runner(rules, seats, also=also, specialised=kind)
         a = g.play_raw(seed, 0, series, deals)
         b = s.play_raw(seed, 0, series, deals)
         assert np.array_equal(a, b), f"{rules.describe()} {names}: the engines disagree"
@@ -44,14 +45,32 @@ def _lineups(rules, names):
     return [[names[0]], [names[(s % 2)] for s in range(n)]]
 
 
-@pytest.mark.parametrize("family,n,toggles", [
-    ("podkidnoy", 2, {}),
-    pytest.param("perevodnoy", 3, {"proezdnoy": True, "throw_in_after_take": False}, marks=pytest.mark.slow),
-    pytest.param("prostoy_5", 4, {}, marks=pytest.mark.slow),
+@pytest.mark.parametrize("family,n,toggles,kind", [
+    ("podkidnoy", 2, {}, "specialised"),
+    ("podkidnoy", 2, {}, "lean"),
+    pytest.param("perevodnoy", 3, {"proezdnoy": True, "throw_in_after_take": False}, "specialised",
+                 marks=pytest.mark.slow),
+    pytest.param("perevodnoy", 3, {"proezdnoy": True, "throw_in_after_take": False}, "lean", marks=pytest.mark.slow),
+    pytest.param("prostoy_5", 4, {}, "specialised", marks=pytest.mark.slow),
 ])
-def test_same_games(family, n, toggles):
+def test_same_games(family, n, toggles, kind):
     rules = resolve(family, n, toggles)
-    assert _compare(rules, _lineups(rules, QUICK), QUICK) == 2 * 400 * 2
+    assert _compare(rules, _lineups(rules, QUICK), QUICK, kind=kind) == 2 * 400 * 2
+
+
+def test_lean_is_the_fold_without_the_inlining():
+    """The lean engine folds the rules like the specialised one, and differs only in leaving the hot kernels
+    where they are; with one pack the two-pack flag folds away too (nothing of two packs is compiled)."""
+    rv = resolve("podkidnoy", 2).vector()
+    src = ("@njit(cache=True)\ndef advance(ws, two):\n    if two:\n        return 2\n    return 1\n"
+           "@njit(cache=True)\ndef begin(ws):\n    advance(ws, False)\n")
+    hot, lean = specialise.fold(src, rv), specialise.fold(src, rv, hot=False)
+    assert "inline='always'" in hot and "_advance_outlined" in hot
+    assert "inline" not in lean and "_outlined" not in lean
+    assert "return 2" not in lean and "return 2" not in hot
+    two = resolve("podkidnoy", 2, {"two_packs": True}).vector()
+    assert "return 2" in specialise.fold(src, two, hot=False)
+    assert specialise.package_name(rv) != specialise.package_name(rv, hot=False)
 
 
 def test_fold_keeps_meaning():
@@ -72,14 +91,20 @@ def test_fold_keeps_meaning():
     assert "d = 2 if ws[1] else 0" in text
 
 
-def test_choice_says_why(monkeypatch):
+def test_choice_says_why(monkeypatch, tmp_path):
     rules = resolve("podkidnoy", 2)
     seats = make_lineup(rules, ["greedy"])
     monkeypatch.setenv("DURAK_ENGINE", "general")
-    assert batch.engine_choice(rules, seats, 10**9) == (False, "general engine, as asked")
+    assert batch.engine_choice(rules, seats, 10**9) == ("general", "general engine, as asked")
     monkeypatch.delenv("DURAK_ENGINE")
-    spec, why = batch.engine_choice(rules, seats, batch.SPECIALISE_GAMES, engine="auto")
-    assert spec and why.startswith("specialised engine: ")
+    kind, why = batch.engine_choice(rules, seats, batch.SPECIALISE_GAMES, engine="auto")
+    assert kind == "specialised" and why.startswith("specialised engine: ")
+    # a cold cache: line-ups that share engines (the tests') keep the general one, a lone run takes the lean
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert batch.engine_choice(rules, seats, 1000)[0] == ("general" if dispatch.shared_engines() else "lean")
+    monkeypatch.delenv(dispatch.SHARED_ENV, raising=False)
+    assert batch.engine_choice(rules, seats, 1000) == ("lean", "lean engine: the quickest to compile on a cold "
+                                                               "cache")
     with pytest.raises(batch.ExperimentError):
         batch.engine_choice(rules, seats, 10, engine="fast")
 

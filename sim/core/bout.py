@@ -30,7 +30,7 @@ from sim.core.rules import R_BIG_LOSS_AT, R_TWO_PACKS
 ONE = np.int64(1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def emit(trace, tn, code, player, a, b):
     i = tn[0]
     if i < trace.shape[0]:
@@ -131,7 +131,7 @@ def _team_left(ws, out, n):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _ask(ws, seat, kind, legal):
     ws[O_ACTOR] = seat
     ws[O_KIND] = kind
@@ -272,7 +272,7 @@ def _score_result(rv, ws, rec, n):
     rec[F_SCORE_TIE] = 1 if sides > 1 else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def _end_throw_bout(rv, ws, rec, trace, tn, tracing, two):
     """RUL-17/18: the table is taken or discarded; everyone refills, the defender last. `two` (a constant
     at every call): two packs (VAR-BD1), where the table's cards move one copy at a time from their slots

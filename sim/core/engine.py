@@ -86,7 +86,7 @@ def _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, de
         seed_stream(drng, seed, series, 0)
         srng[0] = strategy_key(seed, series)
         dealer = rng_below(drng, n)
-        prev_fool = -1
+        prev_fool = np.int64(-1)  # an int64 from the start: a literal -1 would compile start_deal twice
         for d in range(n_deals):
             rec = recs[k * n_deals + d]
             rec[:] = 0

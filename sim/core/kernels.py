@@ -402,7 +402,7 @@ def first_attacker(rv, ws, dealer, first_deal, prev_fool):
     return (dealer + 1) % n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def begin(rv, ws, rec, first_att, out, bout, discarded, trace, tn, tracing):
     """Start play from a dealt (or sampled) position: `first_att` leads bout `bout`, seats in `out`
     have gone out, `discarded` says whether a bout has ended in a discard. Rests at the first decision."""
@@ -427,7 +427,7 @@ def begin(rv, ws, rec, first_att, out, bout, discarded, trace, tn, tracing):
     advance(rv, ws, rec, trace, tn, tracing)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def start_deal(rv, drng, ws, rec, dealer, d, prev_fool, trace, tn, tracing):
     """Deal number d of a series (RUL-2), record who was dealt the trump six and ace, find the first
     attacker (RUL-7) and rest at the first decision. The one way a deal starts, for the batch engine and
@@ -678,9 +678,11 @@ def apply_packs(rv, ws, rec, a, trace, tn, tracing, two, checked):
             ws[S_SKIP_ATT] = 0
             ws[S_PHASE] = PH_DEFEND
     elif kind == K_TRANSFER:
-        _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing, two)
+        if rv[R_MODE] == MODE_PEREVODNOY:  # asked only there: with the rules compiled in, no other family has it
+            _apply_transfer(rv, ws, rec, seat, a, trace, tn, tracing, two)
     elif kind == K_SWAP:
-        _apply_swap(rv, ws, seat, a, trace, tn, tracing)
+        if rv[R_VARIANT_ANY] != 0 and rv[R_POKER] != 0:  # asked only with poker_swap (VAR-PO1)
+            _apply_swap(rv, ws, seat, a, trace, tn, tracing)
     else:
         if a == 1:
             six = ws[O_TRUMP_SUIT]

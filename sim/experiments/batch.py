@@ -392,46 +392,67 @@ def _first_reason(msg: str) -> str:
 
 _BUFFERS = threading.local()  # Runner.play_raw(reuse=True): one record buffer per thread
 
-ENGINES = ("auto", "general", "specialised")
+ENGINES = ("auto", "general", "lean", "specialised")
 SPECIALISE_GAMES = 30_000_000  # from this many games a run compiles the rules in: at about 1.2 us a game saved
 # against a compile of 30 to 100 s, the compile pays for itself
 
 
-def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[bool, str]:
-    """(specialised?, why) for a run of `games` games (None: not known in advance, e.g. a precision target).
+def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[str, str]:
+    """(engine, why) for a run of `games` games (None: not known in advance, e.g. a precision target); the
+    engine is "general", "lean" or "specialised" (Runner's `specialised`). The games are the same on each.
 
-    `engine` (default: DURAK_ENGINE, else auto): general, specialised, or auto: the engine with the rules
-    compiled in when it is compiled already or the run is long enough to pay for compiling it (it is about
-    twice as fast and gives the same games bit for bit); else the general engine, shared by every rule set,
-    for quick runs."""
+    `engine` (default: DURAK_ENGINE, else auto) or auto, which takes
+    - the specialised engine (these rules compiled in, every decision's kernels inlined: the fastest) when it
+      is compiled already or the run is long enough to pay for compiling it;
+    - else the lean one (these rules compiled in, nothing more inlined: a third of the general engine's
+      compile, faster than it) when it is compiled already;
+    - else the general engine, shared by every rule set, when it is compiled already or line-ups are to share
+      it ($DURAK_SHARED_ENGINE, which the tests set);
+    - else the lean one: on a cold cache it is ready first."""
     engine = engine or os.environ.get("DURAK_ENGINE") or "auto"
     if engine not in ENGINES:
         raise ExperimentError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     if engine != "auto":
-        return engine == "specialised", f"{engine} engine, as asked"
-    if dispatch.engine_compiled([s.name for s in seats] + list(also), paths, rules=rules.vector()):
-        return True, "specialised engine: cached for these rules"
+        return engine, f"{engine} engine, as asked"
+    names = [s.name for s in seats] + list(also)
+    if dispatch.engine_compiled(names, paths, rules=rules.vector()):
+        return "specialised", "specialised engine: cached for these rules"
     if games is not None and games >= SPECIALISE_GAMES:
-        return True, f"specialised engine: {games:,} games pay its compile"
-    return False, (f"general engine: under {SPECIALISE_GAMES:,} games" if games is not None
-                   else "general engine: run length not known")
+        return "specialised", f"specialised engine: {games:,} games pay its compile"
+    if dispatch.engine_compiled(names, paths, rules=rules.vector(), lean=True):
+        return "lean", "lean engine: cached for these rules"
+    if dispatch.shared_engines():
+        return "general", f"general engine: shared by line-ups (${dispatch.SHARED_ENV})"
+    if dispatch.engine_compiled(names, paths):
+        return "general", "general engine: cached" + (f", and under {SPECIALISE_GAMES:,} games" if games is not None
+                                                      else "")
+    return "lean", "lean engine: the quickest to compile on a cold cache"
+
+
+def engine_kind(specialised) -> str:
+    """Runner's `specialised` as an engine name: False is "general", True "specialised"; a name stays."""
+    kind = {False: "general", True: "specialised"}.get(specialised, specialised)
+    if kind not in ENGINES[1:]:
+        raise ExperimentError(f"engine must be one of {', '.join(ENGINES[1:])}, not {specialised!r}")
+    return kind
 
 
 class Runner:
     """A compiled engine bound to rules and a line-up; plays chunks and traces."""
 
-    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=(), specialised: bool = False):
+    def __init__(self, rules: Rules, seats: list[Seat], paths=(), also=(), specialised: bool | str = False):
         """`also`: more strategy names to compile into the same engine (to share it across line-ups).
-        `specialised`: the engine with these rules compiled in (faster, compiled per rule set) instead of the
-        general one (see dispatch.engine_for); the games are the same bit for bit."""
+        `specialised`: True or "specialised", the engine with these rules compiled in (faster, compiled per rule
+        set); "lean", the same with less inlined (a third of the compile); False or "general", the general one
+        (see dispatch.engine_for). The games are the same bit for bit."""
         self.rules = rules
         self.seats = seats
         self.paths = tuple(str(p) for p in paths)
         self.rv = rules.vector()
         self._warm = False  # the engine's entry point compiled or loaded (warm)
-        self.specialised = specialised
+        self.specialised = kind = engine_kind(specialised)
         self.engine, order = dispatch.engine_for([s.name for s in seats] + list(also), paths,
-                                                 rules=self.rv if specialised else None)
+                                                 rules=None if kind == "general" else self.rv, lean=kind == "lean")
         # one entry point per pack count, so that a one-pack run never compiles the two-pack game
         self._entry = self.engine.play_deals_two_packs if rules.toggles.get("two_packs") else self.engine.play_deals
         self.sids = np.zeros(6, dtype=np.int64)

@@ -50,7 +50,7 @@ class Comparison:
     out: Path | None = None
     seed_b: int | None = None  # None: arm B plays the same deals (paired); else independent deals
     paths: tuple = ()  # folders of user strategies
-    engine: str | None = None  # auto, general or specialised (batch.engine_choice), for both arms alike
+    engine: str | None = None  # auto, general, lean or specialised (batch.engine_choice), for both arms alike
     names: list = field(init=False)
     sums: PairedSums = field(init=False)
     seconds: float = field(init=False, default=0.0)
@@ -72,14 +72,17 @@ class Comparison:
         uniform = len({x.label for x in self.a.seats}) == 1 and len({x.label for x in self.b.seats}) == 1
         shifts = list(range(n)) if self.rotate and not uniform else [0]
         both = [x.name for x in self.a.seats + self.b.seats]  # one general engine serves both arms
-        # the engine with the rules compiled in is one per rule set: when both arms' are cached or the run pays
-        # for compiling them (batch.engine_choice), each arm plays on its own; else both on the general one
-        specialised = all(batch.engine_choice(arm.rules, arm.seats, self.games, self.paths, both, self.engine)[0]
-                          for arm in (self.a, self.b))
-        for arm in ((self.a, self.b) if specialised else (self.a,)):  # compile or load first
-            Runner(arm.rules, arm.seats, self.paths, also=both, specialised=specialised).play_raw(self.seed, 0, 1)
-        pairs = [(tasks.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both, specialised),
-                  tasks.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both, specialised))
+        # an engine with the rules compiled in is one per rule set: each arm plays on its own (batch.engine_choice)
+        # unless one of them is to play on the general one, which then serves both arms with one compile
+        kinds = [batch.engine_choice(arm.rules, arm.seats, self.games, self.paths, both, self.engine)[0]
+                 for arm in (self.a, self.b)]
+        if "general" in kinds:
+            kinds = ["general", "general"]
+        for arm, kind in zip((self.a, self.b), kinds):  # compile or load first
+            if arm is self.a or kind != "general":
+                Runner(arm.rules, arm.seats, self.paths, also=both, specialised=kind).play_raw(self.seed, 0, 1)
+        pairs = [(tasks.lineup(self.a.rules, rotate(self.a.seats, r), self.paths, both, kinds[0]),
+                  tasks.lineup(self.b.rules, rotate(self.b.seats, r), self.paths, both, kinds[1]))
                  for r in shifts]
         per_rot = -(-self.games // len(pairs))
         seed_b = self.seed if self.seed_b is None else self.seed_b

@@ -159,7 +159,7 @@ class Experiment:
     threads: int | None = None
     also: tuple = ()  # more strategy names for the same compiled engine (see batch.Runner)
     verify: int = 0  # replay every verify-th series through the reference referee while running (0: none)
-    engine: str | None = None  # auto, general or specialised (batch.engine_choice; default DURAK_ENGINE or auto)
+    engine: str | None = None  # auto, general, lean or specialised (batch.engine_choice; default DURAK_ENGINE or auto)
     compile_notice: object = field(default=None, repr=False)  # context manager shown while compiling (CLI)
     on_ready: object = field(default=None, repr=False)  # called with the games played once the engine is loaded
     lineups: list = field(init=False)
@@ -332,8 +332,8 @@ class Experiment:
         return [p.name for p, _ in bad]
 
     # ---- running -----------------------------------------------------------------------
-    def engine_choice(self) -> tuple[bool, str]:
-        """(specialised?, why): the engine this run plays on (batch.engine_choice), decided once."""
+    def engine_choice(self) -> tuple[str, str]:
+        """(engine, why): the engine this run plays on (batch.engine_choice), decided once."""
         if getattr(self, "_engine_choice", None) is None:
             self._engine_choice = batch.engine_choice(self.rules, self.lineups[0], self.games, self.paths, self.also,
                                                       self.engine)

@@ -63,14 +63,14 @@ class Lineup:
     seats: tuple  # batch.Seat
     also: tuple = ()
     folders: tuple = ()  # StrategyFolder, in --strategy-path order
-    specialised: bool = False  # play on the engine with the rules compiled in (batch.engine_choice)
+    specialised: bool | str = False  # the engine: general, lean or specialised (batch.engine_choice)
 
     def key(self) -> tuple:
         return (self.rules.family, self.rules.num_players, tuple(sorted(self.rules.toggles.items())), self.seats,
                 tuple(self.also), tuple(f.digest for f in self.folders), self.specialised)
 
 
-def lineup(rules: Rules, seats, paths=(), also=(), specialised: bool = False) -> Lineup:
+def lineup(rules: Rules, seats, paths=(), also=(), specialised: bool | str = False) -> Lineup:
     return Lineup(rules, tuple(seats), tuple(also), tuple(pack_folder(p) for p in paths), specialised)
 
 
