@@ -311,7 +311,7 @@ def engine_for(names, paths=(), rules=None, lean=False) -> tuple[ModuleType, lis
         # a strategy that allocates (a search player) needs numba's memory manager along the whole
         # call chain: callees inherit the caller's flags. Slower, so only engines that need it.
         text = text.replace("cache=True, _nrt=False", "cache=True")
-    if fixed is None and any(s.path.parent != BUILTIN_DIR for s in infos):
+    if (fixed is None or lean) and any(s.path.parent != BUILTIN_DIR for s in infos):
         # a user's strategy is edited and run again and again: its engine calls the rules' step compiled once in
         # sim.core.kernels instead of compiling it in again (see kernels.apply_one)
         step = "apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):  # APPLY"
