@@ -312,8 +312,9 @@ def engine_for(names, paths=(), rules=None, lean=False) -> tuple[ModuleType, lis
         # call chain: callees inherit the caller's flags. Slower, so only engines that need it.
         text = text.replace("cache=True, _nrt=False", "cache=True")
     if (fixed is None or lean) and any(s.path.parent != BUILTIN_DIR for s in infos):
-        # a user's strategy is edited and run again and again: its engine calls the rules' step compiled once in
-        # sim.core.kernels instead of compiling it in again (see kernels.apply_one)
+        # a user's strategy is edited and run again and again: its engine calls the rules' step compiled once (in
+        # sim.core.kernels, or the lean engine's package of these rules) instead of compiling it in again
+        # (see kernels.apply_one)
         step = "apply_packs(rv, ws, rec, a, trace, tn, tracing, two, CHECKED):  # APPLY"
         if step not in text:
             raise RuntimeError("sim/core/engine.py lost the '# APPLY' line that an engine with a user's strategy "

@@ -11,9 +11,11 @@ the batch engine with strategies, a search player's playouts, the tests step by 
 
 The procedure follows ``sim/RULINGS.md`` (RUL-n).
 
-Speed: the kernels on the per-decision path (``apply``, the bout ends, the refill, the decisions
-after a cover or a throw-in) are ``inline="always"``: numba then inlines them into the deal loop
-at its own level. Left to LLVM, each of them became a call that passes every array as a seven-word
+Speed: the kernels on the per-decision path (``apply``, the prostoy bout end, the decisions after a
+cover or a throw-in) are ``inline="always"``: numba then inlines them into the deal loop at its own
+level. The podkidnoy bout end (``bout._end_throw_bout``, once a bout) is called instead: numba copies an
+inlined function's whole scope once per block at every call site, and inlined there it took more than half
+of ``advance``'s 30 s compile. Left to LLVM, each of them became a call that passes every array as a seven-word
 struct, and the §6 variant code made the functions big enough that LLVM stopped inlining them:
 the plain families lost 17% that way (instruction counts under callgrind).
 

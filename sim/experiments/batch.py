@@ -415,11 +415,12 @@ def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | N
     if engine != "auto":
         return engine, f"{engine} engine, as asked"
     names = [s.name for s in seats] + list(also)
-    if dispatch.engine_compiled(names, paths, rules=rules.vector()):
+    rv = rules.vector()
+    if dispatch.engine_compiled(names, paths, rules=rv):
         return "specialised", "specialised engine: cached for these rules"
     if games is not None and games >= SPECIALISE_GAMES:
         return "specialised", f"specialised engine: {games:,} games pay its compile"
-    if dispatch.engine_compiled(names, paths, rules=rules.vector(), lean=True):
+    if dispatch.engine_compiled(names, paths, rules=rv, lean=True):
         return "lean", "lean engine: cached for these rules"
     if dispatch.shared_engines():
         return "general", f"general engine: shared by line-ups (${dispatch.SHARED_ENV})"
