@@ -68,7 +68,7 @@ def made_up_atlas(folder: Path) -> Path:
 def site(tmp_path_factory):
     given = os.environ.get("DURAK_ATLAS_SITE")
     if given:
-        return Path(given)
+        return Path(given).resolve()  # a file URI needs an absolute path
     folder = made_up_atlas(tmp_path_factory.mktemp("atlas"))
     return S.build(folder).parent
 
