@@ -6,20 +6,19 @@ then same-rank sets or simple durak's pair + card sets, at most `cap`). `positio
 (shared by every option: the talon, hand sizes, trumps held and unseen, the family, the decision kind, the seat's role)
 and `option` those of one answer (cards played and what they cost, what is picked up, what the hand keeps, the chance
 the defender cannot beat a card led or thrown in, whether it is the heuristic's answer). Both read the observation only.
-Nothing allocates: buffers come from `stack_i64` / `stack_f64`, arrays on the caller's stack.
+Nothing allocates: buffers are the caller's (sim.core.lib's `stack_i64` / `stack_f64`, arrays on its stack).
 """
 import numpy as np
-from llvmlite import ir
 from numba import njit
-from numba.core import cgutils, types
-from numba.extending import intrinsic
 
 from sim.core.layout import (
     K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD, O_ATTACKER, O_COVER_TARGET, O_DEFENDER,
     O_FIRST_BOUT, O_HAND, O_HAND_SIZE, O_KNOWN, O_N, O_NTABLE, O_OUT, O_RULES, O_SEAT,
     O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_MASK, O_TAKING, O_TALON, O_TEAM, O_TRUMP_CARD, SHOW,
 )
-from sim.core.lib import FULL, RANK_MASKS, attack_ok, beaters_for, lowest, popcount, same_rank_cards, swap_ok, trump_mask
+from sim.core.lib import (
+    FULL, RANK_MASKS, attack_ok, beaters_for, lowest, popcount, same_rank_cards, swap_ok, trump_mask,
+)
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL, R_VARIANT_ANY
 from strategies._lib import p_cannot_beat, unseen
 
@@ -38,31 +37,6 @@ NO = len(OPTION)
 NF = NP + NO
 MAXC = 96  # at most this many options (search's MAXC)
 
-
-def _stack(dtype, width):
-    @intrinsic
-    def stack(typingctx, n):
-        """A 1-d array of n (a literal) elements on the caller's stack: scratch memory without NRT."""
-        if not isinstance(n, types.IntegerLiteral):
-            return None
-        size = n.literal_value
-        arrty = types.Array(dtype, 1, "C")
-
-        def codegen(context, builder, signature, args):
-            elt = context.get_value_type(dtype)
-            ptr = cgutils.alloca_once(builder, ir.ArrayType(elt, size))
-            data = builder.bitcast(ptr, elt.as_pointer())
-            ary = context.make_array(arrty)(context, builder)
-            itemsize = context.get_constant(types.intp, width)
-            context.populate_array(ary, data=data, shape=[context.get_constant(types.intp, size)],
-                                   strides=[itemsize], itemsize=itemsize, meminfo=None)
-            return ary._getvalue()
-        return arrty(n), codegen
-    return stack
-
-
-stack_i64 = _stack(types.int64, 8)
-stack_f64 = _stack(types.float64, 8)
 
 
 @njit(_nrt=False)

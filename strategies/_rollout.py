@@ -25,11 +25,10 @@ from sim.core.layout import (
     S_HANDS, S_LEGAL, STATE_SIZE,
 )
 from sim.core.lib import (
-    O_HAND, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE, O_TALON, RANK_MASKS, attack_ok, lowest, popcount,
+    O_HAND, O_N, O_OUT, O_RULES, O_SEAT, O_SIZE, O_TALON, RANK_MASKS, attack_ok, lowest, popcount, stack_i64,
 )
 from sim.core.rules import MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_SIZE, R_TWO_PACKS, R_VARIANT_ANY
 from strategies import greedy as _greedy
-from strategies._endgame import _stack_i64
 from strategies._features import add_option, lowest_pair, take_or_cover
 from strategies._lib import ROLLOUT_SELF, h_attack, h_cover, h_throw_in, restless, unseen
 
@@ -121,24 +120,24 @@ def rollout_choice(obs, kind, legal, first, samples, k, params, rng):
     `samples` guesses of the hidden cards, every option played out on the same guesses; `first` on ties. In the
     imagined games greedy plays every seat, the seat itself too unless ROLLOUT_SELF (then its own knobs `k`)."""
     own = k[ROLLOUT_SELF] > 0
-    cands = _stack_i64(MAXC)
+    cands = stack_i64(MAXC)
     nc = _options(obs, kind, legal, first, cands)
     if nc <= 1:
         return first
-    score = _stack_i64(MAXC)
-    tried = _stack_i64(MAXC)
+    score = stack_i64(MAXC)
+    tried = stack_i64(MAXC)
     for j in range(nc):
         score[j] = 0
         tried[j] = 0
-    rv = _stack_i64(R_SIZE)
+    rv = stack_i64(R_SIZE)
     for i in range(R_SIZE):
         rv[i] = obs[O_RULES + i]
-    base = _stack_i64(STATE_SIZE)
-    ws = _stack_i64(STATE_SIZE)
-    rec = _stack_i64(F_SIZE)
-    flat = _stack_i64(4)
+    base = stack_i64(STATE_SIZE)
+    ws = stack_i64(STATE_SIZE)
+    rec = stack_i64(F_SIZE)
+    flat = stack_i64(4)
     trace = flat.reshape((1, 4))
-    tn = _stack_i64(1)
+    tn = stack_i64(1)
     me = obs[O_SEAT]
     if unseen(obs) == 0:
         samples = 1  # nothing hidden: every guess is the same deal, and greedy's games are deterministic

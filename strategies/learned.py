@@ -15,9 +15,9 @@ import numpy as np
 from numba import njit
 
 from sim.core.layout import K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD
-from sim.core.lib import O_HAND, O_SHOW_LEGAL, O_TALON
+from sim.core.lib import O_HAND, O_SHOW_LEGAL, O_TALON, stack_f64, stack_i64
 from strategies import expert as _expert
-from strategies._features import MAXC, NF, NP, group, option, options, position, stack_f64, stack_i64
+from strategies._features import MAXC, NF, NP, group, option, options, position
 from sim.core.nn import affine, relu_out
 from strategies._learned_model import B1, B2, CAP, HIDDEN, MARGIN, META, W1, W2
 from strategies._lib import ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, end_answer, end_attack, put, restless, solve_here

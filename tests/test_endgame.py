@@ -131,7 +131,7 @@ def test_transfer_moves_are_the_cores():
     that position are the cards the core lets the defender lay, and each leaves the core's new limit (PER-1, PER-3:
     letting a defender transfer onto an attacker who cannot face one card more fails this, as does keeping the old
     limit)."""
-    from strategies import _endgame as E
+    from sim.core import solver as S
     n = laid = 0
     for d in _endgames("perevodnoy", 30, 12):
         if d.to_act()[1] != L.K_ATTACK:
@@ -150,20 +150,37 @@ def test_transfer_moves_are_the_cores():
                 assert d2.apply(int(c))
                 want[int(c)] = int(d2.ws[O_LIMIT])
         obs = after.observe(dfn)
-        buf = np.zeros(E.BUF, np.int64)
+        buf = np.zeros(S.BUF, np.int64)
         a, h = int(after.ws[L.S_HANDS + seat]), int(after.ws[L.S_HANDS + dfn])
         t = int(obs[O_TABLE_MASK])
         ts = int(obs[O_TRUMP_SUIT])
-        E._push(buf, 0, E.DEF_FRESH, a, h, t, t, int(obs[O_NTABLE]), int(obs[O_LIMIT]), -1, 1, 0, ts, 6, True)
+        S._push(buf, 0, S.DEF_FRESH, a, h, t, t, int(obs[O_NTABLE]), int(obs[O_LIMIT]), -1, 1, 0, ts, 6, True)
         got = {}
         while True:
-            code, _ = E._next(buf, 0, ts, 6, True)
+            code, _ = S._next(buf, 0, ts, 6, True)
             if code == 2:
                 break
-            c = buf[E.FS:]
-            if code == 0 and c[E.PH] == E.DEF_FRESH and c[E.NEG] == 1:
-                got[(int(c[E.T]) & ~t).bit_length() - 1] = int(c[E.LIM])
+            c = buf[S.FS:]
+            if code == 0 and c[S.PH] == S.DEF_FRESH and c[S.NEG] == 1:
+                got[(int(c[S.T]) & ~t).bit_length() - 1] = int(c[S.LIM])
         assert got == want, (d.hands(), lead, got, want)
         n += 1
         laid += len(want)
     assert n >= 30 and laid >= 10, (n, laid)
+
+
+def test_a_short_table_is_refused_not_overrun():
+    """The solver indexes its transposition table without bounds checks (sim/core/solver.py), so it must not take
+    a table shorter than TTS: a strategy handing it one gets UNKNOWN, and `clear` writes only inside the array
+    (the guards off, this test reads a changed value from the memory beyond the short table)."""
+    from sim.core import solver as S
+    a, d = 0b1011 << 8, 0b0110 << 12  # small hands the search solves at once
+    full = np.zeros(S.TTS, np.int64)
+    v = S.solve(S.LEAD, a, d, 0, 0, 0, 0, 0, 6, 1000, full, False, True)
+    assert v in (-1, 0, 1)
+    back = np.full(64, 7, np.int64)
+    short = back[:16]
+    S.clear(short)
+    assert (back[16:] == 7).all() and (short[::4] == 0).all()
+    assert S.solve(S.LEAD, a, d, 0, 0, 0, 0, 0, 6, 1000, short, False, True) == S.UNKNOWN
+    assert (back[16:] == 7).all()

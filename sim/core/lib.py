@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.core import cgutils
 from numba.core.extending import intrinsic
 
 
@@ -65,6 +66,32 @@ def _cttz(typingctx, x):
         return builder.cttz(v, ir.Constant(ir.IntType(1), 0))
     return types.int64(types.int64), codegen
 
+
+
+def _stack(dtype, width):
+    @intrinsic
+    def stack(typingctx, n):
+        """A 1-d array of n (a literal) elements on the caller's stack: scratch memory without NRT."""
+        if not isinstance(n, types.IntegerLiteral):
+            return None
+        size = n.literal_value
+        arrty = types.Array(dtype, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            elt = context.get_value_type(dtype)
+            ptr = cgutils.alloca_once(builder, ir.ArrayType(elt, size))
+            data = builder.bitcast(ptr, elt.as_pointer())
+            ary = context.make_array(arrty)(context, builder)
+            itemsize = context.get_constant(types.intp, width)
+            context.populate_array(ary, data=data, shape=[context.get_constant(types.intp, size)],
+                                   strides=[itemsize], itemsize=itemsize, meminfo=None)
+            return ary._getvalue()
+        return arrty(n), codegen
+    return stack
+
+
+stack_i64 = _stack(types.int64, 8)  # stack_i64(N): N int64 on the caller's stack (N a literal)
+stack_f64 = _stack(types.float64, 8)
 
 @njit(cache=True, _nrt=False)
 def popcount(x):
