@@ -15,7 +15,7 @@ two thirds of the time (research/strength/solver_speed.py measures it).
 import numpy as np
 from numba import njit
 
-from sim.core.lib import NIBBLE_LOW, RANK_MASKS, lowest, popcount, stack_i64
+from sim.core.lib import RANK_MASKS, beaters, lowest, popcount, same_rank_cards, stack_i64
 
 # phases of the search: LEAD, THROW, THROWT are the attacker's (max), DEF and DEF_FRESH the defender's (min)
 LEAD, DEF_FRESH, DEF, THROW, THROWT = 0, 1, 2, 3, 4
@@ -30,24 +30,6 @@ BUF = MAXD * FS
 TTN = 1024
 TTS = 4 * TTN
 NOVAL = -5
-
-
-
-@njit(cache=True, _nrt=False, boundscheck=False, inline="always")
-def _beat(c, ts, hand):
-    """Cards of `hand` that beat c (plain rules, trump suit ts)."""
-    s = c & 3
-    m = (NIBBLE_LOW << s) & ~((np.int64(2) << c) - 1)
-    if s != ts:
-        m |= NIBBLE_LOW << ts
-    return m & hand
-
-
-@njit(cache=True, _nrt=False, boundscheck=False, inline="always")
-def _ranks(t):
-    """Every card of the ranks present in t."""
-    x = (t | (t >> 1) | (t >> 2) | (t >> 3)) & NIBBLE_LOW
-    return x * 15
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
@@ -84,13 +66,13 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa, per):
         lim = limit(d, maxa)
         buf[fb + I1] = -1
     elif ph == THROW:
-        buf[fb + I1] = a & _ranks(t) if nt < lim else np.int64(0)
+        buf[fb + I1] = a & same_rank_cards(t) if nt < lim else np.int64(0)
     elif ph == THROWT:
-        ok = a & _ranks(t)
+        ok = a & same_rank_cards(t)
         buf[fb + U] = ok
         buf[fb + I1] = ok
     else:
-        opts = _beat(lowest(u), ts, d)
+        opts = beaters(lowest(u), ts, False) & d  # (plain rules: no six over the ace)
         buf[fb + I1] = opts
         buf[fb + OPT0] = opts
         buf[fb + I2] = 0 if opts else 1
@@ -150,7 +132,7 @@ def _next(buf, fb, ts, maxa, per):
                 return 0, np.int64(0)
         if buf[fb + I2] == 2:  # transfers (PER-1, PER-3): a card of the rank led, if the attacker can face one more
             buf[fb + I2] = 3
-            buf[fb + I1] = d & _ranks(t) if buf[fb + TR] != 0 and popcount(a) >= nt + 1 else np.int64(0)
+            buf[fb + I1] = d & same_rank_cards(t) if buf[fb + TR] != 0 and popcount(a) >= nt + 1 else np.int64(0)
         m = buf[fb + I1]
         if m:
             c = lowest(m)
