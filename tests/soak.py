@@ -1,6 +1,7 @@
 """Soak: the core against its own invariants and the reference referee over random rule configurations.
 
     python tests/soak.py --games 1000000 [--workers 2] [--per-config 2000] [--trace-every 100] [--walks 4]
+        [--specialised] [--first K]
 
 For each configuration drawn at random from the whole §7 toggle space (tests/rulegen.py), `random` and
 `greedy` line-ups play `--per-config` games on the batch engine: every game is checked by the core's
@@ -61,9 +62,10 @@ def _check_config(job):
 def _check_specialised(job):
     """One configuration on both engines: the record rows of `random` and `greedy` line-ups must be the same
     bit for bit on the engine with the rules compiled in as on the general one; every `trace_every`-th series
-    of the specialised engine is walked by the referee (seat, kind and legality of every answer)."""
+    of the specialised engine is walked by the referee (seat, kind and legality of every answer), and `walks`
+    series of each one-strategy line-up are compared with the referee on the whole legal set at every decision."""
     idx, seed, per_config, trace_every, walks = job
-    from core_adapter import check_trace
+    from core_adapter import check_decisions, check_trace, core_decisions
     from rulegen import random_config
 
     from sim.core import layout as L
@@ -92,6 +94,11 @@ def _check_specialised(job):
                 for tr in special.trace(seed + idx, s, dps):
                     check_trace(tr)
                     out["traced"] += 1
+            for s in range(walks if len(names) == 1 else 0):  # the sample on the whole legal set (state kernels)
+                for tr, dec in core_decisions(family, n, toggles, names[0], seed + idx, s, dps):
+                    check_decisions(tr, dec)
+                    out["walked"] += 1
+                    out["decisions"] += len(dec)
     except Exception as e:  # a disagreement: report it with the configuration
         out["problem"] = f"{type(e).__name__}: {e}"
     if out["invariant"] or out["errors"] or out["differ"]:
@@ -108,12 +115,15 @@ def main():
     ap.add_argument("--walks", type=int, default=4)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=20261130)
+    ap.add_argument("--first", type=int, default=0,
+                    help="Start at this configuration (each is drawn from --seed and its index alone, so a run "
+                         "split as --first 0 --games N and --first K --games M checks the same games as one run).")
     ap.add_argument("--specialised", action="store_true",
                     help="Compare the engine with the rules compiled in against the general one, game by game "
                          "(a compile per configuration: give a large --per-config).")
     a = ap.parse_args()
     n_configs = -(-a.games // a.per_config)
-    jobs = [(i, a.seed, a.per_config, a.trace_every, a.walks) for i in range(n_configs)]
+    jobs = [(i, a.seed, a.per_config, a.trace_every, a.walks) for i in range(a.first, a.first + n_configs)]
     tot = {"configs": 0, "games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0,
            "differ": 0}
     check = _check_specialised if a.specialised else _check_config
