@@ -30,7 +30,7 @@ NO_SHARED_ENGINE = {"test_endgame.py", "test_hint.py", "test_knob_tables.py", "t
                     "test_legal_options.py", "test_plain.py", "test_play.py", "test_referee_examples.py",
                     "test_registry.py", "test_rule_coverage.py", "test_rulegen.py", "test_rules_scenarios.py",
                     "test_search.py", "test_seed_knobs.py", "test_state_machine.py", "test_variants_beating.py",
-                    "test_variants_leads.py", "test_docs.py"}
+                    "test_variants_leads.py", "test_docs.py", "test_deadline.py"}
 
 
 def pytest_collection_modifyitems(config, items):
