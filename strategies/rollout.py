@@ -19,7 +19,7 @@ with hidden information (Ginsberg's GIB for bridge; Long et al. 2010 on why it w
 import numpy as np
 from numba import njit
 
-from sim.core.lib import O_HAND, attack_ok, bit, lowest
+from sim.core.lib import O_HAND, attack_ok, bit, lowest, stack_i64
 from strategies import expert as _expert
 from strategies import search as _search
 
@@ -27,7 +27,6 @@ NAME = "rollout"
 DESCRIPTION = "Search player: samples hidden cards, plays every candidate lead out with greedy, picks the best."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
-NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on (sim/dispatch.py)
 PARAMS = {
     "samples": (12.0, 1.0, 512.0, "how many guesses of the cards it cannot see it plays out per lead (more: "
                 "stronger and slower)"),
@@ -35,16 +34,19 @@ PARAMS = {
 }
 WHOLE_PARAMS = tuple(PARAMS)
 
+NCAND = 37  # expert's lead and at most 36 single cards
+NTALLY = NCAND * 3
 EXPERT = _expert.PLAYOUT  # expert's parameters: its tuned values, the endgame solver capped
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     hand = obs[O_HAND]
     mine = _expert.attack(obs, legal, EXPERT, rng)
     samples = np.int64(params[0]) if params[0] >= 1 else 12
     max_cand = np.int64(params[1]) if params[1] >= 1 else 8
-    cands = np.zeros(37, dtype=np.int64)
+    cands = stack_i64(NCAND)
+    cands[:] = 0
     cands[0] = mine  # legal (attack_ok), so within the limit in simple durak too
     nc = 1
     m = hand
@@ -57,7 +59,8 @@ def attack(obs, legal, params, rng):
     if nc == 1:
         return mine
     # search's paired evaluation with greedy playouts; the best mean score (+1 escaped, 0 drew, -1 fool)
-    tally = np.zeros((37, 3), dtype=np.int64)
+    tally = stack_i64(NTALLY).reshape((NCAND, 3))
+    tally[:] = 0
     if _search.evaluate(obs, cands, nc, samples, 0, rng, tally) == 0:
         return mine
     best = 0
@@ -67,22 +70,22 @@ def attack(obs, legal, params, rng):
     return cands[best]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cover(obs, legal, params, rng):
     return _expert.cover(obs, legal, EXPERT, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
     return _expert.throw_in(obs, legal, EXPERT, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     return _expert.transfer(obs, legal, EXPERT, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return _expert.exchange(obs, legal, EXPERT, rng)
 

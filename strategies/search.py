@@ -28,7 +28,7 @@ from sim.core.layout import O_HAND2, S_HANDS2
 from sim.core.layout import (
     F_OUTCOME, F_SIZE, F_UNFINISHED, K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER,
     NO_CARD, O_ACTOR, O_KIND, OUT_DREW, OUT_ESCAPED, S_HANDS, S_LEGAL, STATE_SIZE)
-from sim.core.lib import O_HAND, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE
+from sim.core.lib import O_HAND, O_RULES, O_SEAT, O_SHOW_LEGAL, O_SIZE, stack_f64, stack_i64, stack_u64
 from sim.core.rules import R_SIZE, R_TWO_PACKS
 from strategies import expert as _expert
 from strategies._features import options as candidates  # the options weighed: one copy, shared with learned
@@ -39,7 +39,6 @@ NAME = "search"
 DESCRIPTION = "Determinized Monte Carlo search at every decision: samples the hidden cards, plays each option out."
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # every §6 variant the core plays: leads through attack_ok, the rest from `legal`
-NEEDS_NRT = True  # it allocates work arrays: its engine keeps numba's memory manager on
 PARAMS = {
     "samples": (128.0, 1.0, 4096.0, "how many guesses of the cards it cannot see it plays out per decision "
                 "(more: stronger and slower)"),
@@ -52,9 +51,11 @@ WHOLE_PARAMS = tuple(PARAMS)
 
 EXPERT = _expert.PLAYOUT  # expert's parameters: its tuned values, the endgame solver capped
 MAXC = 96
+NPZ = len(EXPERT)
+NTALLY = MAXC * 3  # a tally row per candidate: escaped, drew, fool
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _policy(kind, obs, legal, pz, srng, which):
     if which == 1:
         if kind == K_ATTACK:
@@ -81,7 +82,7 @@ def _policy(kind, obs, legal, pz, srng, which):
     return _greedy.exchange(obs, legal, pz, srng)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout(rv, ws, rec, trace, tn, pz, srng, which):
     """Play a full state to the end with one policy in every seat. False if an answer was illegal."""
     if rv[R_TWO_PACKS] != 0:
@@ -89,12 +90,12 @@ def playout(rv, ws, rec, trace, tn, pz, srng, which):
     return _playout(rv, ws, rec, trace, tn, pz, srng, which, False)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _playout_two_packs(rv, ws, rec, trace, tn, pz, srng, which):
     return _playout(rv, ws, rec, trace, tn, pz, srng, which, True)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _playout(rv, ws, rec, trace, tn, pz, srng, which, two):
     """The playout loop; `two` (two packs, VAR-BD1) is a constant at both calls above, so the one-pack
     loop has no two-pack step in it."""
@@ -113,29 +114,40 @@ def _playout(rv, ws, rec, trace, tn, pz, srng, which, two):
             return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(obs, cands, nc, samples, which, rng, tally):
     """Play every candidate out on `samples` sampled deals (paired: every candidate sees the same
     deals and the same playout randomness); tally[j, o] counts outcome o (OUT_ESCAPED, OUT_DREW,
     OUT_FOOL) of this seat after candidate j. Returns the number of deals sampled."""
     me = obs[O_SEAT]
-    rv = np.zeros(R_SIZE, dtype=np.int64)
+    # work arrays on this function's stack (no allocation, so no memory manager and no reference counts
+    # anywhere in the playouts); zeroed as np.zeros would
+    rv = stack_i64(R_SIZE)
     for i in range(R_SIZE):
         rv[i] = obs[O_RULES + i]
-    base = np.zeros(STATE_SIZE, dtype=np.int64)
-    ws = np.zeros(STATE_SIZE, dtype=np.int64)
-    rec = np.zeros(F_SIZE, dtype=np.int64)
-    trace = np.zeros((1, 4), dtype=np.int64)
-    tn = np.zeros(1, dtype=np.int64)
-    pz = EXPERT.copy()
-    srng = np.zeros(1, dtype=np.uint64)
+    base = stack_i64(STATE_SIZE)
+    base[:] = 0
+    ws = stack_i64(STATE_SIZE)
+    ws[:] = 0
+    rec = stack_i64(F_SIZE)
+    rec[:] = 0
+    trace = stack_i64(4).reshape((1, 4))
+    trace[:] = 0
+    tn = stack_i64(1)
+    tn[0] = 0
+    pz = stack_f64(NPZ)
+    for i in range(NPZ):
+        pz[i] = EXPERT[i]
+    srng = stack_u64(1)
+    srng[0] = 0
     done = 0
     for _ in range(samples):
         if not sample_hidden(obs, rng, base):
             continue
         seed = rng[0]
         for j in range(nc):
-            ws[:] = base
+            for i in range(STATE_SIZE):  # a loop: the slice copy ws[:] = base needs the memory manager
+                ws[i] = base[i]
             rec[:] = 0
             for s in range(6):
                 rec[F_OUTCOME + s] = OUT_ESCAPED
@@ -152,18 +164,20 @@ def evaluate(obs, cands, nc, samples, which, rng, tally):
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def decide(obs, kind, legal, params, rng, first):
     if (kind == K_ATTACK or kind == K_COVER or kind == K_THROW_IN) and solve_here(obs, _expert._k(obs, EXPERT)):
         return first  # expert's answer is the exact endgame solver's (ENDGAME_SOLVE): nothing to sample
     samples = np.int64(params[0]) if params[0] >= 1 else 128
     cap = np.int64(params[1]) if params[1] >= 1 else 10
     which = np.int64(params[2])
-    cands = np.zeros(MAXC, dtype=np.int64)
+    cands = stack_i64(MAXC)
+    cands[:] = 0
     nc = candidates(obs, kind, legal, first, cands, cap)
     if nc <= 1:
         return first
-    tally = np.zeros((MAXC, 3), dtype=np.int64)
+    tally = stack_i64(NTALLY).reshape((MAXC, 3))
+    tally[:] = 0
     if evaluate(obs, cands, nc, samples, which, rng, tally) == 0:
         return first
     best = 0
@@ -176,37 +190,37 @@ def decide(obs, kind, legal, params, rng, first):
     return cands[best]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def attack(obs, legal, params, rng):
     return decide(obs, K_ATTACK, legal, params, rng, _expert.attack(obs, legal, EXPERT, rng))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cover(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
     return decide(obs, K_COVER, legal, params, rng, _expert.cover(obs, legal, EXPERT, rng))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def throw_in(obs, legal, params, rng):
     if legal == 0:
         return np.int64(NO_CARD)
     return decide(obs, K_THROW_IN, legal, params, rng, _expert.throw_in(obs, legal, EXPERT, rng))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def transfer(obs, legal, params, rng):
     if legal == 0 and obs[O_SHOW_LEGAL] == 0:
         return np.int64(NO_CARD)
     return decide(obs, K_TRANSFER, legal, params, rng, _expert.transfer(obs, legal, EXPERT, rng))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(obs, legal, params, rng):
     return decide(obs, K_EXCHANGE, legal, params, rng, _expert.exchange(obs, legal, EXPERT, rng))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def swap(obs, legal, params, rng):
     return decide(obs, K_SWAP, legal, params, rng, _expert.swap(obs, legal, EXPERT, rng))

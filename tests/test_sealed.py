@@ -24,6 +24,14 @@ def test_a_strategy_that_writes_its_observation_does_not_compile():
     assert "'writer'" in msg and "read-only" in msg and "writer.py" in msg and "\n" not in msg
 
 
+def test_a_strategy_that_creates_an_array_is_refused_in_one_line():
+    r = R.resolve("podkidnoy", 2)
+    with pytest.raises(batch.StrategyFailedError) as e:
+        batch.Runner(r, batch.make_lineup(r, ["allocator", "greedy"], [BAD]), [BAD]).play_raw(1, 0, 5)
+    msg = str(e.value)
+    assert "'allocator'" in msg and "memory manager" in msg and "allocator.py" in msg and "\n" not in msg
+
+
 def test_observation_given_to_strategies_is_read_only():
     ws, obs = batch.Runner._state()
     assert not obs.flags.writeable and obs.base is ws or obs.base is ws.base

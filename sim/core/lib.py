@@ -92,6 +92,7 @@ def _stack(dtype, width):
 
 stack_i64 = _stack(types.int64, 8)  # stack_i64(N): N int64 on the caller's stack (N a literal)
 stack_f64 = _stack(types.float64, 8)
+stack_u64 = _stack(types.uint64, 8)  # a random stream's word
 
 @njit(cache=True, _nrt=False)
 def popcount(x):

@@ -522,7 +522,7 @@ class Runner:
         _WATCHDOG.watch(status, lambda st, what: say(what))
         try:
             fn(*args, status)
-        except numba.core.errors.TypingError as e:
+        except numba.core.errors.NumbaError as e:  # a compile error (typing or lowering)
             raise StrategyFailedError(self._compile_problem(str(e))) from None
         except IndexError:
             raise HiddenInformationError(say("indexed outside its observation (strategies see only `obs`, "
@@ -541,6 +541,11 @@ class Runner:
             if path in files:
                 if "readonly" in msg or "read-only" in msg:
                     what = "writes to its observation, which is read-only (strategies may not change the game)"
+                elif "NRT required" in msg or re.search(r"Function\(<built-in function (zeros|empty|ones|full|array|"
+                                                         r"arange|zeros_like|empty_like|ones_like|full_like)>", msg):
+                    what = ("creates or copies an array, which needs numba's memory manager, and strategies run "
+                            "without it (scratch arrays: sim.core.lib.stack_i64(N), N a module constant; copy "
+                            "element by element)")
                 else:
                     what = "does not compile: " + _first_reason(msg)
                 return f"strategy {files[path]!r} {what} ({path}, line {line})"
