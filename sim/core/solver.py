@@ -32,6 +32,13 @@ TTS = 4 * TTN
 NOVAL = -5
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _at(i):
+    """An index known not to be negative, as unsigned: numba then indexes without the wraparound test (a negative
+    index counts from the end) that it adds to every signed one."""
+    return np.uint64(i)
+
+
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def limit(defender, maxa):
     """A bout's limit on attack cards: the defender's hand, at most the rules' maximum (maxa < 0: singles only)."""
@@ -46,114 +53,114 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa, per):
     defender facing a table with nothing covered yet may transfer (TR)."""
     if (ph == DEF or ph == DEF_FRESH) and u == 0:
         ph = THROW  # every card covered: the attacker throws in or passes
-    buf[fb + PH] = ph
-    buf[fb + A] = a
-    buf[fb + D] = d
-    buf[fb + T] = t
-    buf[fb + U] = u
-    buf[fb + NT] = nt
-    buf[fb + AL] = al
-    buf[fb + BE] = be
-    buf[fb + NEG] = neg
-    buf[fb + I1] = 0
-    buf[fb + I2] = 0
-    buf[fb + OPT0] = 0
-    buf[fb + BEST] = -2
-    buf[fb + AL0] = al
-    buf[fb + BE0] = be
-    buf[fb + TR] = 1 if per and ph == DEF_FRESH and t == u else 0
+    buf[_at(fb + PH)] = ph
+    buf[_at(fb + A)] = a
+    buf[_at(fb + D)] = d
+    buf[_at(fb + T)] = t
+    buf[_at(fb + U)] = u
+    buf[_at(fb + NT)] = nt
+    buf[_at(fb + AL)] = al
+    buf[_at(fb + BE)] = be
+    buf[_at(fb + NEG)] = neg
+    buf[_at(fb + I1)] = 0
+    buf[_at(fb + I2)] = 0
+    buf[_at(fb + OPT0)] = 0
+    buf[_at(fb + BEST)] = -2
+    buf[_at(fb + AL0)] = al
+    buf[_at(fb + BE0)] = be
+    buf[_at(fb + TR)] = 1 if per and ph == DEF_FRESH and t == u else 0
     if ph == LEAD:
         lim = limit(d, maxa)
-        buf[fb + I1] = -1
+        buf[_at(fb + I1)] = -1
     elif ph == THROW:
-        buf[fb + I1] = a & same_rank_cards(t) if nt < lim else np.int64(0)
+        buf[_at(fb + I1)] = a & same_rank_cards(t) if nt < lim else np.int64(0)
     elif ph == THROWT:
         ok = a & same_rank_cards(t)
-        buf[fb + U] = ok
-        buf[fb + I1] = ok
+        buf[_at(fb + U)] = ok
+        buf[_at(fb + I1)] = ok
     else:
         opts = beaters(lowest(u), ts, False) & d  # (plain rules: no six over the ace)
-        buf[fb + I1] = opts
-        buf[fb + OPT0] = opts
-        buf[fb + I2] = 0 if opts else 1
-        buf[fb + BEST] = 2
-    buf[fb + LIM] = lim
+        buf[_at(fb + I1)] = opts
+        buf[_at(fb + OPT0)] = opts
+        buf[_at(fb + I2)] = 0 if opts else 1
+        buf[_at(fb + BEST)] = 2
+    buf[_at(fb + LIM)] = lim
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _next(buf, fb, ts, maxa, per):
     """Advance frame fb to its next move: (0, 0) a child frame was opened at fb + FS; (1, v) the move ends
     the deal with value v for this frame's attacker; (2, 0) no move left."""
-    ph = buf[fb + PH]
-    a = buf[fb + A]
-    d = buf[fb + D]
-    t = buf[fb + T]
-    u = buf[fb + U]
-    nt = buf[fb + NT]
-    lim = buf[fb + LIM]
-    al = buf[fb + AL]
-    be = buf[fb + BE]
+    ph = buf[_at(fb + PH)]
+    a = buf[_at(fb + A)]
+    d = buf[_at(fb + D)]
+    t = buf[_at(fb + T)]
+    u = buf[_at(fb + U)]
+    nt = buf[_at(fb + NT)]
+    lim = buf[_at(fb + LIM)]
+    al = buf[_at(fb + AL)]
+    be = buf[_at(fb + BE)]
     cb = fb + FS
     if ph == LEAD:
-        r = buf[fb + I1]
-        s = buf[fb + I2]
+        r = buf[_at(fb + I1)]
+        s = buf[_at(fb + I2)]
         while True:
             if s == 0:
                 r += 1
                 if r >= 9:
-                    buf[fb + I1] = r
+                    buf[_at(fb + I1)] = r
                     return 2, np.int64(0)
-                s = a & RANK_MASKS[r]
+                s = a & RANK_MASKS[_at(r)]
                 continue
-            m = a & RANK_MASKS[r]
+            m = a & RANK_MASKS[_at(r)]
             cur = s
             s = (s - 1) & m
             k = popcount(cur)
             if k <= lim and (maxa > 0 or k == 1):
-                buf[fb + I1] = r
-                buf[fb + I2] = s
+                buf[_at(fb + I1)] = r
+                buf[_at(fb + I2)] = s
                 _push(buf, cb, DEF_FRESH, a & ~cur, d, cur, cur, k, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
     if ph == DEF or ph == DEF_FRESH:
-        if buf[fb + I2] == 0:
-            m = buf[fb + I1]
+        if buf[_at(fb + I2)] == 0:
+            m = buf[_at(fb + I1)]
             if m:
                 b = lowest(m)
-                buf[fb + I1] = m & (m - 1)
+                buf[_at(fb + I1)] = m & (m - 1)
                 bb = np.int64(1) << b
                 _push(buf, cb, DEF, a, d & ~bb, t | bb, u & ~(np.int64(1) << lowest(u)), nt, lim, al, be, 0, ts,
                       maxa, per)
                 return 0, np.int64(0)
-            buf[fb + I2] = 1
-        if buf[fb + I2] == 1:
-            buf[fb + I2] = 2
-            if ph == DEF_FRESH or buf[fb + OPT0] == 0:  # taking after covering part of it never helps
+            buf[_at(fb + I2)] = 1
+        if buf[_at(fb + I2)] == 1:
+            buf[_at(fb + I2)] = 2
+            if ph == DEF_FRESH or buf[_at(fb + OPT0)] == 0:  # taking after covering part of it never helps
                 _push(buf, cb, THROWT, a, d, t, 0, nt, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
-        if buf[fb + I2] == 2:  # transfers (PER-1, PER-3): a card of the rank led, if the attacker can face one more
-            buf[fb + I2] = 3
-            buf[fb + I1] = d & same_rank_cards(t) if buf[fb + TR] != 0 and popcount(a) >= nt + 1 else np.int64(0)
-        m = buf[fb + I1]
+        if buf[_at(fb + I2)] == 2:  # transfers (PER-1, PER-3): a card of the rank led, if the attacker can face one more
+            buf[_at(fb + I2)] = 3
+            buf[_at(fb + I1)] = d & same_rank_cards(t) if buf[_at(fb + TR)] != 0 and popcount(a) >= nt + 1 else np.int64(0)
+        m = buf[_at(fb + I1)]
         if m:
             c = lowest(m)
-            buf[fb + I1] = m & (m - 1)
+            buf[_at(fb + I1)] = m & (m - 1)
             cc = np.int64(1) << c
             # the roles change: the transferrer attacks the old attacker, whose hand sets the new limit
             _push(buf, cb, DEF_FRESH, d & ~cc, a, t | cc, u | cc, nt + 1, limit(a, maxa), -be, -al, 1, ts, maxa, per)
             return 0, np.int64(0)
         return 2, np.int64(0)
     if ph == THROW:
-        if buf[fb + I2] == 0:
-            m = buf[fb + I1]
+        if buf[_at(fb + I2)] == 0:
+            m = buf[_at(fb + I1)]
             if m:
                 c = lowest(m)
-                buf[fb + I1] = m & (m - 1)
+                buf[_at(fb + I1)] = m & (m - 1)
                 cc = np.int64(1) << c
                 _push(buf, cb, DEF_FRESH, a & ~cc, d, t | cc, cc, nt + 1, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
-            buf[fb + I2] = 1
-        if buf[fb + I2] == 1:
-            buf[fb + I2] = 2
+            buf[_at(fb + I2)] = 1
+        if buf[_at(fb + I2)] == 1:
+            buf[_at(fb + I2)] = 2
             # pass: the bout ends, the table is discarded, the defender attacks next
             if a == 0:
                 return 1, np.int64(0) if d == 0 else np.int64(1)
@@ -163,42 +170,42 @@ def _next(buf, fb, ts, maxa, per):
             return 0, np.int64(0)
         return 2, np.int64(0)
     # THROWT: the defender takes; the attacker adds a set of the ranks on the table (up to the limit)
-    if buf[fb + I2] == 1:
+    if buf[_at(fb + I2)] == 1:
         return 2, np.int64(0)
-    s = buf[fb + I1]
+    s = buf[_at(fb + I1)]
     ok = u
     room = lim - nt
     while True:
         cur = s
         if s == 0:
-            buf[fb + I2] = 1
+            buf[_at(fb + I2)] = 1
         else:
             s = (s - 1) & ok
-        buf[fb + I1] = s
+        buf[_at(fb + I1)] = s
         if popcount(cur) <= room:
             a2 = a & ~cur
             if a2 == 0:
                 return 1, np.int64(1)  # the attacker is out, the taker keeps cards: he is the fool
             _push(buf, cb, LEAD, a2, d | t | cur, 0, 0, 0, 0, al, be, 0, ts, maxa, per)
             return 0, np.int64(0)
-        if buf[fb + I2] == 1:
+        if buf[_at(fb + I2)] == 1:
             return 2, np.int64(0)
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _take(buf, fb, v):
     """Fold a child's value into frame fb; True on a cut-off."""
-    if buf[fb + PH] == DEF or buf[fb + PH] == DEF_FRESH:
-        if v < buf[fb + BEST]:
-            buf[fb + BEST] = v
-            if v < buf[fb + BE]:
-                buf[fb + BE] = v
+    if buf[_at(fb + PH)] == DEF or buf[_at(fb + PH)] == DEF_FRESH:
+        if v < buf[_at(fb + BEST)]:
+            buf[_at(fb + BEST)] = v
+            if v < buf[_at(fb + BE)]:
+                buf[_at(fb + BE)] = v
     else:
-        if v > buf[fb + BEST]:
-            buf[fb + BEST] = v
-            if v > buf[fb + AL]:
-                buf[fb + AL] = v
-    return buf[fb + AL] >= buf[fb + BE]
+        if v > buf[_at(fb + BEST)]:
+            buf[_at(fb + BEST)] = v
+            if v > buf[_at(fb + AL)]:
+                buf[_at(fb + AL)] = v
+    return buf[_at(fb + AL)] >= buf[_at(fb + BE)]
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
@@ -211,67 +218,67 @@ def _slot(a, d):
 def _probe(tt, buf, fb):
     """A LEAD frame just opened at fb: its value if the table settles it (NOVAL if not; the frame's window is
     narrowed to what the table knows)."""
-    a = buf[fb + A]
-    d = buf[fb + D]
+    a = buf[_at(fb + A)]
+    d = buf[_at(fb + D)]
     i = _slot(a, d)
-    if tt[i] != a or tt[i + 1] != d:
+    if tt[_at(i)] != a or tt[_at(i + 1)] != d:
         return NOVAL
-    lo = tt[i + 2]
-    hi = tt[i + 3]
-    al = buf[fb + AL]
-    be = buf[fb + BE]
+    lo = tt[_at(i + 2)]
+    hi = tt[_at(i + 3)]
+    al = buf[_at(fb + AL)]
+    be = buf[_at(fb + BE)]
     if lo == hi or lo >= be:
         return lo
     if hi <= al:
         return hi
     if lo > al:
-        buf[fb + AL] = lo
-        buf[fb + AL0] = lo
+        buf[_at(fb + AL)] = lo
+        buf[_at(fb + AL0)] = lo
     if hi < be:
-        buf[fb + BE] = hi
-        buf[fb + BE0] = hi
+        buf[_at(fb + BE)] = hi
+        buf[_at(fb + BE0)] = hi
     return NOVAL
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
 def _store(tt, buf, fb, v):
     """A LEAD frame searched to value v (fail-soft, within its window AL0..BE0): keep what it proves."""
-    a = buf[fb + A]
-    d = buf[fb + D]
+    a = buf[_at(fb + A)]
+    d = buf[_at(fb + D)]
     i = _slot(a, d)
     lo = np.int64(-1)
     hi = np.int64(1)
-    if tt[i] == a and tt[i + 1] == d:
-        lo = tt[i + 2]
-        hi = tt[i + 3]
-    if v <= buf[fb + AL0]:
+    if tt[_at(i)] == a and tt[_at(i + 1)] == d:
+        lo = tt[_at(i + 2)]
+        hi = tt[_at(i + 3)]
+    if v <= buf[_at(fb + AL0)]:
         hi = v if v < hi else hi
-    elif v >= buf[fb + BE0]:
+    elif v >= buf[_at(fb + BE0)]:
         lo = v if v > lo else lo
     else:
         lo = v
         hi = v
-    tt[i] = a
-    tt[i + 1] = d
-    tt[i + 2] = lo
-    tt[i + 3] = hi
+    tt[_at(i)] = a
+    tt[_at(i + 1)] = d
+    tt[_at(i + 2)] = lo
+    tt[_at(i + 3)] = hi
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
 def clear(tt):
     """Empty a transposition table (every entry's hands zero, which no searched position has)."""
     for i in range(0, tt.shape[0] - 3, 4):
-        tt[i] = 0
-        tt[i + 1] = 0
+        tt[_at(i)] = 0
+        tt[_at(i + 1)] = 0
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _done(tt, use, buf, fb):
     """Frame fb is searched: keep a bout start's value in the table; its value for the frame above."""
-    v = buf[fb + BEST]
-    if use and buf[fb + PH] == LEAD:
+    v = buf[_at(fb + BEST)]
+    if use and buf[_at(fb + PH)] == LEAD:
         _store(tt, buf, fb, v)
-    return -v if buf[fb + NEG] else v
+    return -v if buf[_at(fb + NEG)] else v
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
@@ -285,7 +292,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
     buf = stack_i64(BUF)
     _push(buf, 0, ph, a, d, t, u, nt, lim, np.int64(-1), np.int64(1), 0, ts, maxa, per)
     if not tr0:
-        buf[TR] = 0
+        buf[_at(TR)] = 0
     sp = 0
     left = budget
     while True:
@@ -298,7 +305,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
             if sp + 2 >= MAXD:
                 return UNKNOWN
             cf = fb + FS
-            if not use or buf[cf + PH] != LEAD:
+            if not use or buf[_at(cf + PH)] != LEAD:
                 sp += 1
                 continue
             hv = _probe(tt, buf, cf)
@@ -306,7 +313,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
                 sp += 1
                 continue
             code = 1
-            val = -hv if buf[cf + NEG] else hv
+            val = -hv if buf[_at(cf + NEG)] else hv
         if code == 1:
             if not _take(buf, fb, val):
                 continue
