@@ -100,6 +100,14 @@ def popcount(x):
     return _ctpop(x)
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def at(i):
+    """An index known not to be negative, as unsigned: numba then indexes without the wraparound test (a negative
+    index counts from the end) it adds to every signed index. In the hot loops that test costs registers: the
+    solver ran 1.5x faster without it."""
+    return np.uint64(i)
+
+
 @njit(cache=True, _nrt=False)
 def lowest(x):
     """Index of the lowest card in a non-empty mask: lowest rank, suit order C<D<H<S (0 for an empty mask,

@@ -15,7 +15,7 @@ two thirds of the time (research/strength/solver_speed.py measures it).
 import numpy as np
 from numba import njit
 
-from sim.core.lib import RANK_MASKS, beaters, lowest, popcount, same_rank_cards, stack_i64
+from sim.core.lib import RANK_MASKS, at, beaters, lowest, popcount, same_rank_cards, stack_i64
 
 # phases of the search: LEAD, THROW, THROWT are the attacker's (max), DEF and DEF_FRESH the defender's (min)
 LEAD, DEF_FRESH, DEF, THROW, THROWT = 0, 1, 2, 3, 4
@@ -32,12 +32,6 @@ TTS = 4 * TTN
 NOVAL = -5
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def _at(i):
-    """An index known not to be negative, as unsigned: numba then indexes without the wraparound test (a negative
-    index counts from the end) that it adds to every signed one."""
-    return np.uint64(i)
-
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def limit(defender, maxa):
@@ -53,114 +47,114 @@ def _push(buf, fb, ph, a, d, t, u, nt, lim, al, be, neg, ts, maxa, per):
     defender facing a table with nothing covered yet may transfer (TR)."""
     if (ph == DEF or ph == DEF_FRESH) and u == 0:
         ph = THROW  # every card covered: the attacker throws in or passes
-    buf[_at(fb + PH)] = ph
-    buf[_at(fb + A)] = a
-    buf[_at(fb + D)] = d
-    buf[_at(fb + T)] = t
-    buf[_at(fb + U)] = u
-    buf[_at(fb + NT)] = nt
-    buf[_at(fb + AL)] = al
-    buf[_at(fb + BE)] = be
-    buf[_at(fb + NEG)] = neg
-    buf[_at(fb + I1)] = 0
-    buf[_at(fb + I2)] = 0
-    buf[_at(fb + OPT0)] = 0
-    buf[_at(fb + BEST)] = -2
-    buf[_at(fb + AL0)] = al
-    buf[_at(fb + BE0)] = be
-    buf[_at(fb + TR)] = 1 if per and ph == DEF_FRESH and t == u else 0
+    buf[at(fb + PH)] = ph
+    buf[at(fb + A)] = a
+    buf[at(fb + D)] = d
+    buf[at(fb + T)] = t
+    buf[at(fb + U)] = u
+    buf[at(fb + NT)] = nt
+    buf[at(fb + AL)] = al
+    buf[at(fb + BE)] = be
+    buf[at(fb + NEG)] = neg
+    buf[at(fb + I1)] = 0
+    buf[at(fb + I2)] = 0
+    buf[at(fb + OPT0)] = 0
+    buf[at(fb + BEST)] = -2
+    buf[at(fb + AL0)] = al
+    buf[at(fb + BE0)] = be
+    buf[at(fb + TR)] = 1 if per and ph == DEF_FRESH and t == u else 0
     if ph == LEAD:
         lim = limit(d, maxa)
-        buf[_at(fb + I1)] = -1
+        buf[at(fb + I1)] = -1
     elif ph == THROW:
-        buf[_at(fb + I1)] = a & same_rank_cards(t) if nt < lim else np.int64(0)
+        buf[at(fb + I1)] = a & same_rank_cards(t) if nt < lim else np.int64(0)
     elif ph == THROWT:
         ok = a & same_rank_cards(t)
-        buf[_at(fb + U)] = ok
-        buf[_at(fb + I1)] = ok
+        buf[at(fb + U)] = ok
+        buf[at(fb + I1)] = ok
     else:
         opts = beaters(lowest(u), ts, False) & d  # (plain rules: no six over the ace)
-        buf[_at(fb + I1)] = opts
-        buf[_at(fb + OPT0)] = opts
-        buf[_at(fb + I2)] = 0 if opts else 1
-        buf[_at(fb + BEST)] = 2
-    buf[_at(fb + LIM)] = lim
+        buf[at(fb + I1)] = opts
+        buf[at(fb + OPT0)] = opts
+        buf[at(fb + I2)] = 0 if opts else 1
+        buf[at(fb + BEST)] = 2
+    buf[at(fb + LIM)] = lim
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _next(buf, fb, ts, maxa, per):
     """Advance frame fb to its next move: (0, 0) a child frame was opened at fb + FS; (1, v) the move ends
     the deal with value v for this frame's attacker; (2, 0) no move left."""
-    ph = buf[_at(fb + PH)]
-    a = buf[_at(fb + A)]
-    d = buf[_at(fb + D)]
-    t = buf[_at(fb + T)]
-    u = buf[_at(fb + U)]
-    nt = buf[_at(fb + NT)]
-    lim = buf[_at(fb + LIM)]
-    al = buf[_at(fb + AL)]
-    be = buf[_at(fb + BE)]
+    ph = buf[at(fb + PH)]
+    a = buf[at(fb + A)]
+    d = buf[at(fb + D)]
+    t = buf[at(fb + T)]
+    u = buf[at(fb + U)]
+    nt = buf[at(fb + NT)]
+    lim = buf[at(fb + LIM)]
+    al = buf[at(fb + AL)]
+    be = buf[at(fb + BE)]
     cb = fb + FS
     if ph == LEAD:
-        r = buf[_at(fb + I1)]
-        s = buf[_at(fb + I2)]
+        r = buf[at(fb + I1)]
+        s = buf[at(fb + I2)]
         while True:
             if s == 0:
                 r += 1
                 if r >= 9:
-                    buf[_at(fb + I1)] = r
+                    buf[at(fb + I1)] = r
                     return 2, np.int64(0)
-                s = a & RANK_MASKS[_at(r)]
+                s = a & RANK_MASKS[at(r)]
                 continue
-            m = a & RANK_MASKS[_at(r)]
+            m = a & RANK_MASKS[at(r)]
             cur = s
             s = (s - 1) & m
             k = popcount(cur)
             if k <= lim and (maxa > 0 or k == 1):
-                buf[_at(fb + I1)] = r
-                buf[_at(fb + I2)] = s
+                buf[at(fb + I1)] = r
+                buf[at(fb + I2)] = s
                 _push(buf, cb, DEF_FRESH, a & ~cur, d, cur, cur, k, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
     if ph == DEF or ph == DEF_FRESH:
-        if buf[_at(fb + I2)] == 0:
-            m = buf[_at(fb + I1)]
+        if buf[at(fb + I2)] == 0:
+            m = buf[at(fb + I1)]
             if m:
                 b = lowest(m)
-                buf[_at(fb + I1)] = m & (m - 1)
+                buf[at(fb + I1)] = m & (m - 1)
                 bb = np.int64(1) << b
                 _push(buf, cb, DEF, a, d & ~bb, t | bb, u & ~(np.int64(1) << lowest(u)), nt, lim, al, be, 0, ts,
                       maxa, per)
                 return 0, np.int64(0)
-            buf[_at(fb + I2)] = 1
-        if buf[_at(fb + I2)] == 1:
-            buf[_at(fb + I2)] = 2
-            if ph == DEF_FRESH or buf[_at(fb + OPT0)] == 0:  # taking after covering part of it never helps
+            buf[at(fb + I2)] = 1
+        if buf[at(fb + I2)] == 1:
+            buf[at(fb + I2)] = 2
+            if ph == DEF_FRESH or buf[at(fb + OPT0)] == 0:  # taking after covering part of it never helps
                 _push(buf, cb, THROWT, a, d, t, 0, nt, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
-        if buf[_at(fb + I2)] == 2:  # transfers (PER-1, PER-3): a card of the rank led, if the attacker can face one more
-            buf[_at(fb + I2)] = 3
-            buf[_at(fb + I1)] = d & same_rank_cards(t) if buf[_at(fb + TR)] != 0 and popcount(a) >= nt + 1 else np.int64(0)
-        m = buf[_at(fb + I1)]
+        if buf[at(fb + I2)] == 2:  # transfers (PER-1, PER-3): a card of the rank led, if the attacker can face one more
+            buf[at(fb + I2)] = 3
+            buf[at(fb + I1)] = d & same_rank_cards(t) if buf[at(fb + TR)] != 0 and popcount(a) >= nt + 1 else np.int64(0)
+        m = buf[at(fb + I1)]
         if m:
             c = lowest(m)
-            buf[_at(fb + I1)] = m & (m - 1)
+            buf[at(fb + I1)] = m & (m - 1)
             cc = np.int64(1) << c
             # the roles change: the transferrer attacks the old attacker, whose hand sets the new limit
             _push(buf, cb, DEF_FRESH, d & ~cc, a, t | cc, u | cc, nt + 1, limit(a, maxa), -be, -al, 1, ts, maxa, per)
             return 0, np.int64(0)
         return 2, np.int64(0)
     if ph == THROW:
-        if buf[_at(fb + I2)] == 0:
-            m = buf[_at(fb + I1)]
+        if buf[at(fb + I2)] == 0:
+            m = buf[at(fb + I1)]
             if m:
                 c = lowest(m)
-                buf[_at(fb + I1)] = m & (m - 1)
+                buf[at(fb + I1)] = m & (m - 1)
                 cc = np.int64(1) << c
                 _push(buf, cb, DEF_FRESH, a & ~cc, d, t | cc, cc, nt + 1, lim, al, be, 0, ts, maxa, per)
                 return 0, np.int64(0)
-            buf[_at(fb + I2)] = 1
-        if buf[_at(fb + I2)] == 1:
-            buf[_at(fb + I2)] = 2
+            buf[at(fb + I2)] = 1
+        if buf[at(fb + I2)] == 1:
+            buf[at(fb + I2)] = 2
             # pass: the bout ends, the table is discarded, the defender attacks next
             if a == 0:
                 return 1, np.int64(0) if d == 0 else np.int64(1)
@@ -170,42 +164,42 @@ def _next(buf, fb, ts, maxa, per):
             return 0, np.int64(0)
         return 2, np.int64(0)
     # THROWT: the defender takes; the attacker adds a set of the ranks on the table (up to the limit)
-    if buf[_at(fb + I2)] == 1:
+    if buf[at(fb + I2)] == 1:
         return 2, np.int64(0)
-    s = buf[_at(fb + I1)]
+    s = buf[at(fb + I1)]
     ok = u
     room = lim - nt
     while True:
         cur = s
         if s == 0:
-            buf[_at(fb + I2)] = 1
+            buf[at(fb + I2)] = 1
         else:
             s = (s - 1) & ok
-        buf[_at(fb + I1)] = s
+        buf[at(fb + I1)] = s
         if popcount(cur) <= room:
             a2 = a & ~cur
             if a2 == 0:
                 return 1, np.int64(1)  # the attacker is out, the taker keeps cards: he is the fool
             _push(buf, cb, LEAD, a2, d | t | cur, 0, 0, 0, 0, al, be, 0, ts, maxa, per)
             return 0, np.int64(0)
-        if buf[_at(fb + I2)] == 1:
+        if buf[at(fb + I2)] == 1:
             return 2, np.int64(0)
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _take(buf, fb, v):
     """Fold a child's value into frame fb; True on a cut-off."""
-    if buf[_at(fb + PH)] == DEF or buf[_at(fb + PH)] == DEF_FRESH:
-        if v < buf[_at(fb + BEST)]:
-            buf[_at(fb + BEST)] = v
-            if v < buf[_at(fb + BE)]:
-                buf[_at(fb + BE)] = v
+    if buf[at(fb + PH)] == DEF or buf[at(fb + PH)] == DEF_FRESH:
+        if v < buf[at(fb + BEST)]:
+            buf[at(fb + BEST)] = v
+            if v < buf[at(fb + BE)]:
+                buf[at(fb + BE)] = v
     else:
-        if v > buf[_at(fb + BEST)]:
-            buf[_at(fb + BEST)] = v
-            if v > buf[_at(fb + AL)]:
-                buf[_at(fb + AL)] = v
-    return buf[_at(fb + AL)] >= buf[_at(fb + BE)]
+        if v > buf[at(fb + BEST)]:
+            buf[at(fb + BEST)] = v
+            if v > buf[at(fb + AL)]:
+                buf[at(fb + AL)] = v
+    return buf[at(fb + AL)] >= buf[at(fb + BE)]
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
@@ -218,67 +212,67 @@ def _slot(a, d):
 def _probe(tt, buf, fb):
     """A LEAD frame just opened at fb: its value if the table settles it (NOVAL if not; the frame's window is
     narrowed to what the table knows)."""
-    a = buf[_at(fb + A)]
-    d = buf[_at(fb + D)]
+    a = buf[at(fb + A)]
+    d = buf[at(fb + D)]
     i = _slot(a, d)
-    if tt[_at(i)] != a or tt[_at(i + 1)] != d:
+    if tt[at(i)] != a or tt[at(i + 1)] != d:
         return NOVAL
-    lo = tt[_at(i + 2)]
-    hi = tt[_at(i + 3)]
-    al = buf[_at(fb + AL)]
-    be = buf[_at(fb + BE)]
+    lo = tt[at(i + 2)]
+    hi = tt[at(i + 3)]
+    al = buf[at(fb + AL)]
+    be = buf[at(fb + BE)]
     if lo == hi or lo >= be:
         return lo
     if hi <= al:
         return hi
     if lo > al:
-        buf[_at(fb + AL)] = lo
-        buf[_at(fb + AL0)] = lo
+        buf[at(fb + AL)] = lo
+        buf[at(fb + AL0)] = lo
     if hi < be:
-        buf[_at(fb + BE)] = hi
-        buf[_at(fb + BE0)] = hi
+        buf[at(fb + BE)] = hi
+        buf[at(fb + BE0)] = hi
     return NOVAL
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
 def _store(tt, buf, fb, v):
     """A LEAD frame searched to value v (fail-soft, within its window AL0..BE0): keep what it proves."""
-    a = buf[_at(fb + A)]
-    d = buf[_at(fb + D)]
+    a = buf[at(fb + A)]
+    d = buf[at(fb + D)]
     i = _slot(a, d)
     lo = np.int64(-1)
     hi = np.int64(1)
-    if tt[_at(i)] == a and tt[_at(i + 1)] == d:
-        lo = tt[_at(i + 2)]
-        hi = tt[_at(i + 3)]
-    if v <= buf[_at(fb + AL0)]:
+    if tt[at(i)] == a and tt[at(i + 1)] == d:
+        lo = tt[at(i + 2)]
+        hi = tt[at(i + 3)]
+    if v <= buf[at(fb + AL0)]:
         hi = v if v < hi else hi
-    elif v >= buf[_at(fb + BE0)]:
+    elif v >= buf[at(fb + BE0)]:
         lo = v if v > lo else lo
     else:
         lo = v
         hi = v
-    tt[_at(i)] = a
-    tt[_at(i + 1)] = d
-    tt[_at(i + 2)] = lo
-    tt[_at(i + 3)] = hi
+    tt[at(i)] = a
+    tt[at(i + 1)] = d
+    tt[at(i + 2)] = lo
+    tt[at(i + 3)] = hi
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
 def clear(tt):
     """Empty a transposition table (every entry's hands zero, which no searched position has)."""
     for i in range(0, tt.shape[0] - 3, 4):
-        tt[_at(i)] = 0
-        tt[_at(i + 1)] = 0
+        tt[at(i)] = 0
+        tt[at(i + 1)] = 0
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _done(tt, use, buf, fb):
     """Frame fb is searched: keep a bout start's value in the table; its value for the frame above."""
-    v = buf[_at(fb + BEST)]
-    if use and buf[_at(fb + PH)] == LEAD:
+    v = buf[at(fb + BEST)]
+    if use and buf[at(fb + PH)] == LEAD:
         _store(tt, buf, fb, v)
-    return -v if buf[_at(fb + NEG)] else v
+    return -v if buf[at(fb + NEG)] else v
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
@@ -292,7 +286,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
     buf = stack_i64(BUF)
     _push(buf, 0, ph, a, d, t, u, nt, lim, np.int64(-1), np.int64(1), 0, ts, maxa, per)
     if not tr0:
-        buf[_at(TR)] = 0
+        buf[at(TR)] = 0
     sp = 0
     left = budget
     while True:
@@ -305,7 +299,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
             if sp + 2 >= MAXD:
                 return UNKNOWN
             cf = fb + FS
-            if not use or buf[_at(cf + PH)] != LEAD:
+            if not use or buf[at(cf + PH)] != LEAD:
                 sp += 1
                 continue
             hv = _probe(tt, buf, cf)
@@ -313,7 +307,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
                 sp += 1
                 continue
             code = 1
-            val = -hv if buf[_at(cf + NEG)] else hv
+            val = -hv if buf[at(cf + NEG)] else hv
         if code == 1:
             if not _take(buf, fb, val):
                 continue
