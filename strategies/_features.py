@@ -181,22 +181,34 @@ def _pairs(m):
 
 
 @njit(_nrt=False)
-def _unbeatable(obs, m, seat, hidden):
-    """Cards of m that `seat` surely cannot beat (as far as the observation tells)."""
-    if seat < 0:
-        return 0
-    k = 0
-    while m:
-        c = lowest(m)
-        m &= m - 1
-        if p_cannot_beat(obs, c, seat, hidden) >= 0.999:
-            k += 1
-    return k
+def opponent(obs):
+    """The seat the features weigh cards against: the defender, or the attacker when I defend (-1: none)."""
+    dfn = obs[O_DEFENDER]
+    return dfn if dfn != obs[O_SEAT] else obs[O_ATTACKER]
 
 
 @njit(_nrt=False)
-def position(obs, kind, x):
-    """The position's features into x[0:NP]."""
+def cannot_beat(obs, pc):
+    """pc[c]: the chance the opponent cannot beat card c (p_cannot_beat), for every card of my hand and the table,
+    once per decision (it is the same for every option); returns the mask of those he surely cannot beat."""
+    seat = opponent(obs)
+    if seat < 0:
+        return np.int64(0)
+    hidden = unseen(obs)
+    sure = np.int64(0)
+    m = obs[O_HAND] | obs[O_TABLE_MASK]
+    while m:
+        c = lowest(m)
+        m &= m - 1
+        pc[c] = p_cannot_beat(obs, c, seat, hidden)
+        if pc[c] >= 0.999:
+            sure |= np.int64(1) << c
+    return sure
+
+
+@njit(_nrt=False)
+def position(obs, kind, x, sure):
+    """The position's features into x[0:NP] (sure: cannot_beat's mask)."""
     me = obs[O_SEAT]
     n = obs[O_N]
     talon = obs[O_TALON]
@@ -249,13 +261,13 @@ def position(obs, kind, x):
     x[31] = popcount(known & tm) / 3.0
     x[32] = _pairs(hand) / 3.0
     x[33] = (nh - few) / 12.0 if few < 36 else 0.0
-    x[34] = _unbeatable(obs, hand, dfn if dfn != me else obs[O_ATTACKER], hidden) / 6.0
+    x[34] = popcount(hand & sure) / 6.0
     x[35] = popcount(hidden & tm & (RANK_MASKS[6] | RANK_MASKS[7] | RANK_MASKS[8])) / 3.0
 
 
 @njit(_nrt=False)
-def option(obs, kind, legal, a, first, x):
-    """The features of answer `a` into x[NP:NF] (first: the heuristic's answer)."""
+def option(obs, kind, legal, a, first, x, pc, sure):
+    """The features of answer `a` into x[NP:NF] (first: the heuristic's answer; pc, sure: cannot_beat's)."""
     me = obs[O_SEAT]
     hand = obs[O_HAND]
     tm = trump_mask(obs)
@@ -330,7 +342,7 @@ def option(obs, kind, legal, a, first, x):
         while m:
             c = lowest(m)
             m &= m - 1
-            p = min(p, p_cannot_beat(obs, c, dfn, hidden))
+            p = min(p, pc[c])  # (dfn is the opponent)
         x[NP + 15] = p
     if played and kind != K_SWAP:
         c = lowest(played)
@@ -365,7 +377,7 @@ def option(obs, kind, legal, a, first, x):
             few = obs[O_HAND_SIZE + s]
     x[NP + 29] = (popcount(after) - few) / 12.0 if few < 36 else 0.0
     opp = dfn if dfn != me else obs[O_ATTACKER]
-    x[NP + 30] = _unbeatable(obs, after, opp, hidden) / 6.0 if kind != K_SWAP else 0.0
+    x[NP + 30] = popcount(after & sure) / 6.0 if kind != K_SWAP and opp >= 0 else 0.0
     if opp >= 0 and kind != K_SWAP:  # the opponent's cards this hand could not beat: known ones, and every unseen
         theirs = obs[O_KNOWN + opp]  # card once two are left and the talon is empty (then his hand is all of them)
         if obs[O_TALON] == 0 and obs[O_N] - popcount(obs[O_OUT]) == 2:

@@ -17,7 +17,7 @@ from numba import njit
 from sim.core.layout import K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD
 from sim.core.lib import O_HAND, O_SHOW_LEGAL, O_TALON, stack_f64, stack_i64
 from strategies import expert as _expert
-from strategies._features import MAXC, NF, NP, group, option, options, position
+from strategies._features import MAXC, NF, NP, cannot_beat, group, option, options, position
 from sim.core.nn import affine, relu_out
 from strategies._learned_model import B1, B2, CAP, HIDDEN, MARGIN, META, W1, W2
 from strategies._lib import ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, end_answer, end_attack, put, restless, solve_here
@@ -54,13 +54,15 @@ def score(obs, kind, legal, first, cands, nc):
     x = stack_f64(NF)
     h = stack_f64(HIDDEN)
     t = stack_f64(HIDDEN)
-    position(obs, kind, x)
+    pc = stack_f64(36)
+    sure = cannot_beat(obs, pc)
+    position(obs, kind, x, sure)
     w = W1T[g]
     affine(h, B1[g], w, x, 0, NP)  # the position's share of the hidden layer, once for every option
     best = 0
     bv = -1e300
     for c in range(nc):
-        option(obs, kind, legal, cands[c], first, x)
+        option(obs, kind, legal, cands[c], first, x, pc, sure)
         v = relu_out(h, t, w, x, NP, NF, W2[g], B2[g])
         if c == 0:  # expert's answer (options lists it first)
             v += MARGIN[g]

@@ -7,7 +7,7 @@ from sim.core import rules as R
 from sim.core.machine import Deal
 from sim.experiments import strength
 from strategies import expert as X
-from strategies._features import MAXC, NF, NP, OPTION, POSITION, option, options, position
+from strategies._features import MAXC, NF, NP, OPTION, POSITION, cannot_beat, option, options, position
 
 CELLS = [("podkidnoy", 2, {}), ("perevodnoy", 3, {"pokaznoy": "true"}), ("prostoy_5", 4, {}),
          ("prostoy_6", 3, {}), ("podkidnoy", 4, {"teams": "2v2"}), ("perevodnoy", 6, {}),
@@ -60,10 +60,12 @@ def test_features_are_bounded_and_mark_the_heuristic_answer(family, n, toggles):
     x = np.zeros(NF)
     for obs, kind, legal, first in _decisions(family, n, toggles, deals=3):
         k = options(obs, kind, legal, first, cands, 10)
-        position(obs, kind, x)
+        pc = np.zeros(36)
+        sure = cannot_beat(obs, pc)
+        position(obs, kind, x, sure)
         pos = x[:NP].copy()
         for j in range(k):
-            option(obs, kind, legal, cands[j], first, x)
+            option(obs, kind, legal, cands[j], first, x, pc, sure)
             assert np.all(np.isfinite(x)) and x.min() >= -3 and x.max() <= 4, dict(zip(POSITION + OPTION, x))
             assert np.array_equal(x[:NP], pos)
             assert x[NP + OPTION.index("heuristic")] == (cands[j] == first)

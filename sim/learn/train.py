@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from strategies._features import NF, NP, group, option, position
+from strategies._features import NF, NP, cannot_beat, group, option, position
 
 MODEL_PATH = Path(__file__).resolve().parents[2] / "strategies" / "_learned_model.py"
 
@@ -26,11 +26,13 @@ MODEL_PATH = Path(__file__).resolve().parents[2] / "strategies" / "_learned_mode
 @njit
 def _featurize(obs, kind, legal, first, opts, offsets, X, grp):
     x = np.zeros(NF)
+    pc = np.zeros(36)
     for i in range(kind.shape[0]):
         grp[i] = group(obs[i])  # the network that plays this decision, as the player picks it
-        position(obs[i], kind[i], x)
+        sure = cannot_beat(obs[i], pc)
+        position(obs[i], kind[i], x, sure)
         for j in range(offsets[i], offsets[i + 1]):
-            option(obs[i], kind[i], legal[i], opts[j], first[i], x)
+            option(obs[i], kind[i], legal[i], opts[j], first[i], x, pc, sure)
             X[j, :] = x
 
 
