@@ -31,12 +31,13 @@ from sim.core.lib import (
     FULL, NIBBLE_LOW, NO_CARD, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N, O_NTABLE,
     O_OUT, O_QUIET, O_RULES, O_SEAT, O_SHOW_LEGAL, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON,
     O_TRUMP_CARD, O_TRUMP_IN_TALON, O_TRUMP_SUIT, O_COVER_TARGET, RANK_MASKS, SHOW, attack_ok, beaters_for, bit,
+    cover_options_for, stack_i64,
     lowest, mix64, popcount, trump_mask, trump_of, variant_lead, zanudny_cards,
 )
-from sim.core.layout import K_ATTACK, O_REMOVED_KNOWN
+from sim.core.layout import K_ATTACK, O_REMOVED, O_REMOVED_KNOWN
 from strategies._endgame import solvable, solve_choice
 from sim.core.lib import swap_cap
-from sim.core.rules import R_POKER_EXACT, R_PUSTOY
+from sim.core.rules import R_POKER_EXACT, R_PUSTOY, R_TRUMP_ONLY_IF_CANNOT_FOLLOW
 from sim.core.rules import LEAD_ZANUDNY, R_LEAD_RULE, MODE_PEREVODNOY, MODE_PROSTOY, R_MODE, R_LEAD_SINGLE, R_PARTIAL, \
     R_SETS_SINGLE_OR_PAIR, \
     R_TWO_PAIR_SIZE
@@ -108,6 +109,8 @@ put_capped = _pairs_intrinsic("cap")
 
 # ---- small card helpers ------------------------------------------------------------------------
 QUIET_VARY = 12  # bouts in a row without a discard or a draw before play varies (see the module docstring)
+TABLE_SLOTS = 12  # attack slots on the table (layout's TABLE_ATT): the covers' search keeps one entry a slot
+MATCH_NODES = 512  # the most covers _cover_in_order tries (sets of at most six cards: a few dozen in practice)
 
 
 @njit(_nrt=False)
@@ -233,7 +236,10 @@ def best_unbeatable(obs, cand, seat, thr):
 
 @njit(_nrt=False)
 def is_endgame2(obs):
-    return obs[O_TALON] == 0 and n_active(obs) == 2
+    """Two players left and the talon empty: every card is known (the other hand holds every card not seen), unless
+    cards were put out of play unseen (chukotsky, navaleny's out_of_play: VAR-CH1, VAR-NA1), which the other hand
+    may or may not hold."""
+    return obs[O_TALON] == 0 and n_active(obs) == 2 and obs[O_REMOVED] <= popcount(obs[O_REMOVED_KNOWN])
 
 
 # ---- simple-durak sets ----------------------------------------------------------------------------
@@ -537,7 +543,11 @@ def _pick_cover(obs, k, legal, tr):
 @njit(_nrt=False)
 def _match(obs, hand, tr, target):
     """Simple durak: assign covers to every uncovered attack card, strongest first, each the cheapest
-    beater left. Returns the beater for slot `target`, or -1 if some card cannot be covered."""
+    beater left. Returns the beater for slot `target`, or -1 if some card cannot be covered. Under
+    trump_only_if_cannot_follow a trump is legal only once no card of the suit beats (PR6-D1), which depends on
+    what is left in hand when the core asks that slot: with take-all, an assignment the core would refuse in its
+    order is replaced by `_cover_in_order`'s (else the defender took a set it could cover, e.g. 6S 7D 7S with KS JD
+    and trumps)."""
     me = obs[O_SEAT]
     trump = trump_of(obs, me)
     n = obs[O_NTABLE]
@@ -545,6 +555,8 @@ def _match(obs, hand, tr, target):
     for i in range(n):
         if obs[O_TABLE_COV + i] < 0:
             todo |= np.int64(1) << i
+    slots = todo
+    asg = stack_i64(TABLE_SLOTS)
     avail = hand
     mine = np.int64(-1)
     while todo:
@@ -561,12 +573,79 @@ def _match(obs, hand, tr, target):
         todo &= ~(np.int64(1) << bi)
         opts = beaters_for(obs, obs[O_TABLE_ATT + bi], me) & avail
         if opts == 0:
-            return np.int64(-1)
+            mine = np.int64(-1)
+            break
         c = cheapest(opts, tr)
         avail &= ~bit(c)
+        asg[bi] = c
         if bi == target:
             mine = c
-    return mine
+    if obs[O_RULES + R_TRUMP_ONLY_IF_CANNOT_FOLLOW] == 0 or obs[O_RULES + R_PARTIAL] != 0:
+        return mine  # (partial defence: an illegal `mine` is not played, see h_cover, and a slot left stays -1)
+    if mine >= 0 and todo == 0:  # the core's order: is each cover legal with what is left in hand at its turn?
+        left = hand
+        ok = True
+        t = slots
+        while t:
+            i = lowest(t)
+            t &= t - 1
+            if not (cover_options_for(obs, obs[O_TABLE_ATT + i], left, me) >> asg[i]) & 1:
+                ok = False
+                break
+            left &= ~bit(asg[i])
+        if ok:
+            return mine
+    return _cover_in_order(obs, hand, tr, target, slots)
+
+
+@njit(_nrt=False)
+def _cover_in_order(obs, hand, tr, target, slots):
+    """The cheapest covers (by `value`) of the uncovered slots `slots` (a mask of slot indices), each legal when the
+    core asks it, in slot order, with what is left in hand then: a depth-first search, cheaper cards first, of at
+    most MATCH_NODES nodes. The card for slot `target`, or -1 when no such cover was found."""
+    me = obs[O_SEAT]
+    trump = trump_of(obs, me)
+    order = stack_i64(TABLE_SLOTS)
+    ns = 0
+    while slots:
+        order[ns] = lowest(slots)
+        slots &= slots - 1
+        ns += 1
+    if ns == 0:
+        return np.int64(-1)
+    left = stack_i64(TABLE_SLOTS)  # options not yet tried at each depth
+    avail = stack_i64(TABLE_SLOTS)  # the hand at each depth
+    cost = stack_i64(TABLE_SLOTS)
+    pick = stack_i64(TABLE_SLOTS)
+    best = np.int64(-1)
+    bc = np.int64(1) << 40
+    avail[0] = hand
+    cost[0] = 0
+    left[0] = cover_options_for(obs, obs[O_TABLE_ATT + order[0]], hand, me)
+    d = 0
+    nodes = 0
+    while d >= 0 and nodes < MATCH_NODES:
+        if left[d] == 0:
+            d -= 1
+            continue
+        c = cheapest(left[d], tr)
+        left[d] &= ~bit(c)
+        nodes += 1
+        v = cost[d] + value(c, trump)
+        if v >= bc:
+            continue
+        pick[d] = c
+        if d + 1 == ns:
+            bc = v
+            for j in range(ns):
+                if order[j] == target:
+                    best = pick[j]
+            continue
+        avail[d + 1] = avail[d] & ~bit(c)
+        cost[d + 1] = v
+        left[d + 1] = cover_options_for(obs, obs[O_TABLE_ATT + order[d + 1]], avail[d + 1], me)
+        d += 1
+    return best
 
 
 @njit(_nrt=False)

@@ -30,11 +30,15 @@ from numba import njit
 
 from strategies._lib import (
     KNOB, KNOB_NAMES, ROLLOUT_ACTIVE, ROLLOUT_SAMPLES, SWAP_MAX_RANK, end_answer, end_attack, h_attack, h_cover,
-    h_exchange, h_swap, h_throw_in, h_transfer, knobs, put_capped, put_tuned,
+    h_exchange, h_swap, h_throw_in, h_transfer, knobs, put, put_capped, put_tuned,
 )
 from strategies._rollout import rollout_choice, rollout_here
 from sim.core.lib import K_ATTACK, K_COVER, K_THROW_IN, O_HAND, O_N, O_RULES
-from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, R_MODE, R_PARTIAL
+from sim.core.rules import (
+    BOUT_CHINESE, BOUT_ROAD, DEAL_CHUKOTSKY, DEAL_NAVALENY, LEAD_TRYOSHKA, LEAD_ZANUDNY, MODE_PEREVODNOY,
+    MODE_PODKIDNOY, R_BOUT_RULE, R_CHANGING_TRUMP, R_DEAL_RULE, R_LEAD_RULE, R_MODE, R_NO_TRUMP, R_PARTIAL, R_PUSTOY,
+    R_TWO_PACKS, R_VARIANT_ANY,
+)
 
 NAME = "expert"
 DESCRIPTION = ("The library's best tuned knob tables per family and player count (how they were tuned: "
@@ -96,6 +100,62 @@ TABLES = {
                                   TAKE_OPEN=1.5, TAKE_OPEN_TALON=1, TAKE_FIRST_RANK=3, THROW_TRUMP_ACTIVE=3),
 }
 PLAYERS = range(2, 7)
+
+# The §6 variants under which expert's habits were checked (name, the toggles that play it, the families that do;
+# research.strength.variants): the tables were tuned on the plain families, and some habits turn against expert
+# when a variant changes the game (no trumps, three-card leads, no talon...). VARIANT_TABLES: under a variant, the
+# knobs of the family's table set back to greedy's value, found by forward selection against greedy at 2 players and
+# at 4 (for 3 to 6, checked at 3 and 6: not at 6 where it lost there); results/strength/variants.md has the figures.
+_ALL = FAMILIES
+_THROW_IN = ("podkidnoy", "perevodnoy")
+HABIT_VARIANTS = (
+    ("tryoshka", {"lead_rule": "tryoshka"}, _ALL),
+    ("zanudny", {"lead_rule": "zanudny"}, _ALL),
+    ("no_trump", {"no_trump": "true"}, _ALL),
+    ("chukotsky", {"deal_rule": "chukotsky"}, _ALL),
+    ("navaleny", {"deal_rule": "navaleny"}, _ALL),
+    ("pustoy", {"draw_rule": "pustoy"}, _ALL),
+    ("changing_trump", {"changing_trump": "true"}, _ALL),
+    ("two_packs", {"two_packs": "true"}, _THROW_IN),
+    ("chain_road", {"bout_rule": "chain_road"}, ("podkidnoy",)),
+    ("chain_chinese", {"bout_rule": "chain_chinese"}, ("podkidnoy",)),
+)
+VARIANT_TABLES = {
+    ("tryoshka", "prostoy_5", (2,)): dict(TAKE_HIGH_TALON=99, DUMP_HAND=99),
+    ("tryoshka", "prostoy_5", (3, 4, 5, 6)): dict(HIGH_RANK=9),
+    ("tryoshka", "prostoy_6", (2,)): dict(DUMP_HAND=99),
+    ("tryoshka", "prostoy_6", (3, 4, 5, 6)): dict(TRUMP_LEAD_TALON=-1),
+    ("tryoshka", "podkidnoy", (3, 4, 5)): dict(COVER_OPEN_STEPS=-1, TAKE_HIGH_TALON=99),
+    ("tryoshka", "perevodnoy", (2,)): dict(TAKE_HIGH_TALON=99),
+    ("tryoshka", "perevodnoy", (3, 4, 5)): dict(COVER_OPEN_STEPS=-1, TAKE_HIGH_TALON=99, LEAD_OPEN_STEPS=-1),
+    ("zanudny", "prostoy_6", (2,)): dict(DUMP_TALON=-1, TRUMP_LEAD_TALON=-1),
+    ("zanudny", "podkidnoy", (3, 4, 5, 6)): dict(THROW_TRUMP_ACTIVE=6),
+    ("zanudny", "perevodnoy", (3, 4, 5, 6)): dict(THROW_TRUMP_ACTIVE=6),
+    ("no_trump", "prostoy_5", (2,)): dict(COUNT=-1, DUMP_TALON=-1, DUMP_HAND=99),
+    ("no_trump", "prostoy_5", (3, 4, 5, 6)): dict(COUNT=-1),
+    ("no_trump", "prostoy_6", (2,)): dict(COUNT=-1),
+    ("no_trump", "podkidnoy", (2,)): dict(LEAD_PAIR=-1, LEAD_OPEN_STEPS=-1),
+    ("no_trump", "podkidnoy", (3, 4, 5, 6)): dict(TAKE_OPEN=99),
+    ("no_trump", "perevodnoy", (2,)): dict(COUNT=-1, LEAD_PAIR=-1, LEAD_OPEN_STEPS=-1),
+    ("chukotsky", "prostoy_5", (2,)): dict(COUNT=-1),
+    ("chukotsky", "prostoy_6", (2,)): dict(COUNT=-1),
+    ("chukotsky", "perevodnoy", (3, 4, 5)): dict(LEAD_OPEN_STEPS=-1),
+    ("navaleny", "prostoy_5", (2,)): dict(ENDGAME=0),
+    ("navaleny", "perevodnoy", (2,)): dict(LEAD_PAIR=-1),
+    ("pustoy", "prostoy_5", (2,)): dict(TRUMP_LEAD_TALON=-1),
+    ("pustoy", "prostoy_6", (2,)): dict(COUNT=-1),
+    ("pustoy", "podkidnoy", (2,)): dict(LEAD_PAIR=-1, LEAD_OPEN_STEPS=-1),
+    ("changing_trump", "prostoy_5", (2,)): dict(ENDGAME=0, COUNT=-1),
+    ("changing_trump", "prostoy_5", (3, 4, 5, 6)): dict(DUMP_HAND=99, ENDGAME=0),
+    ("changing_trump", "prostoy_6", (2,)): dict(DUMP_HAND=99, ENDGAME=0),
+    ("changing_trump", "podkidnoy", (2,)): dict(LEAD_OPEN_STEPS=-1),
+    ("changing_trump", "podkidnoy", (3, 4, 5, 6)): dict(TAKE_OPEN=99, TAKE_HIGH_TALON=99),
+    ("two_packs", "podkidnoy", (3, 4, 5, 6)): dict(TAKE_OPEN=99),
+    ("chain_road", "podkidnoy", (2,)): dict(COVER_OPEN_STEPS=-1, LEAD_OPEN_STEPS=-1, LEAD_PAIR=-1, ENDGAME=0),
+    ("chain_road", "podkidnoy", (3, 4, 5, 6)): dict(COVER_OPEN_STEPS=-1),
+    ("chain_chinese", "podkidnoy", (2,)): dict(LEAD_OPEN_STEPS=-1, LEAD_PAIR=-1, COVER_OPEN_STEPS=-1),
+    ("chain_chinese", "podkidnoy", (3, 4, 5, 6)): dict(COVER_OPEN_STEPS=-1),
+}
 
 
 def table(family: str, n: int) -> tuple:
@@ -176,12 +236,74 @@ _PK = tuple((i, KNOB_NAMES.index(knob)) for i, (name, knob, _) in enumerate(_P) 
 _CAPS = tuple((i, KNOB_NAMES.index(knob)) for i, (name, knob, _) in enumerate(_P) if name in CAPS)
 
 
+def _variant_arrays():
+    """VARIANT_TABLES as arrays the compiled `_k` reads: per (variant, family * 5 + players - 2) cell, how many knobs
+    it sets back, their indices and values."""
+    nv, nc = len(HABIT_VARIANTS), len(FAMILIES) * len(PLAYERS)
+    width = max([len(d) for d in VARIANT_TABLES.values()] + [1])
+    count = np.zeros((nv, nc), dtype=np.int64)
+    idx = np.zeros((nv, nc, width), dtype=np.int64)
+    val = np.zeros((nv, nc, width))
+    names = [v[0] for v in HABIT_VARIANTS]
+    for (name, fam, ns), d in VARIANT_TABLES.items():
+        for n in ns:
+            c = FAMILIES.index(fam) * len(PLAYERS) + n - PLAYERS[0]
+            for j, (knob, v) in enumerate(d.items()):
+                idx[names.index(name), c, j] = KNOB_NAMES.index(knob)
+                val[names.index(name), c, j] = v
+            count[names.index(name), c] = len(d)
+    return count, idx, val
+
+
+_V_COUNT, _V_IDX, _V_VAL = _variant_arrays()
+
+
 @njit(cache=True, _nrt=False)
-def _k(obs, p):
-    """The knob table for this family and player count, with the parameters put on it."""
+def _variant_on(obs, v):
+    """Is variant number v of HABIT_VARIANTS played under the observation's rules?"""
+    r = O_RULES
+    if v == 0:
+        return obs[r + R_LEAD_RULE] == LEAD_TRYOSHKA
+    if v == 1:
+        return obs[r + R_LEAD_RULE] == LEAD_ZANUDNY
+    if v == 2:
+        return obs[r + R_NO_TRUMP] != 0
+    if v == 3:
+        return obs[r + R_DEAL_RULE] == DEAL_CHUKOTSKY
+    if v == 4:
+        return obs[r + R_DEAL_RULE] == DEAL_NAVALENY
+    if v == 5:
+        return obs[r + R_PUSTOY] != 0
+    if v == 6:
+        return obs[r + R_CHANGING_TRUMP] != 0
+    if v == 7:
+        return obs[r + R_TWO_PACKS] != 0
+    if v == 8:
+        return obs[r + R_BOUT_RULE] == BOUT_ROAD
+    return obs[r + R_BOUT_RULE] == BOUT_CHINESE
+
+
+@njit(cache=True, _nrt=False)
+def cell(obs):
+    """The index of the family and player count in _CELLS: family code * 5 + players - 2 (simple durak with partial
+    defence plays the prostoy_5 row, take-all the prostoy_6 row)."""
     mode = obs[O_RULES + R_MODE]
     fam = 3 if mode == MODE_PEREVODNOY else (2 if mode == MODE_PODKIDNOY else (0 if obs[O_RULES + R_PARTIAL] else 1))
-    return put_capped(put_tuned(_CELLS[fam * 5 + obs[O_N] - 2], p, _PK), p, _CAPS)
+    return fam * 5 + obs[O_N] - 2
+
+
+@njit(cache=True, _nrt=False)
+def _k(obs, p):
+    """The knob table for this family and player count (with the habits a §6 variant turns against it set back to
+    greedy's, VARIANT_TABLES), with the parameters put on it."""
+    c = cell(obs)
+    k = _CELLS[c]
+    if obs[O_RULES + R_VARIANT_ANY] != 0:
+        for v in range(_V_COUNT.shape[0]):
+            if _V_COUNT[v, c] > 0 and _variant_on(obs, v):
+                for j in range(_V_COUNT[v, c]):
+                    k = put(k, _V_IDX[v, c, j], _V_VAL[v, c, j])
+    return put_capped(put_tuned(k, p, _PK), p, _CAPS)
 
 
 @njit(cache=True, _nrt=False)

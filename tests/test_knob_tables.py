@@ -163,6 +163,28 @@ def test_expert_tables_and_tuned_params():
                                                               for p in X.CAPS}))
 
 
+def test_a_variant_sets_back_its_habits_and_nothing_else():
+    """expert.HABIT_VARIANTS: the compiled `_variant_on` says which variant a rules vector plays (exactly that one, and
+    none in the plain family), and `_k` puts VARIANT_TABLES' knobs on the family's table under that variant only, below
+    the parameters (a parameter still sets its knob)."""
+    from sim.core import rules as R
+    X = _module("expert")
+    for v, (name, toggles, families) in enumerate(X.HABIT_VARIANTS):
+        for fam, n in itertools.product(families, (2, 3, 4, 6)):
+            for tog, on in ((toggles, True), ({}, False)):
+                obs = np.zeros(O_SIZE, dtype=np.int64)
+                obs[O_RULES:O_RULES + len(R.resolve(fam, n, tog).vector())] = R.resolve(fam, n, tog).vector()
+                obs[O_N] = n
+                assert [bool(X._variant_on(obs, u)) for u in range(len(X.HABIT_VARIANTS))] == \
+                    [on and u == v for u in range(len(X.HABIT_VARIANTS))], (name, fam, n, on)
+                back = next((d for (vn, f, ns), d in X.VARIANT_TABLES.items()
+                             if on and vn == name and f == fam and n in ns), {})
+                _same(X._k(obs, X.params()), knobs(X.table(fam, n), **back))
+                _same(X._k(obs, X.params(count=5)), knobs(X.table(fam, n), **{**back, "COUNT": 5}))
+    assert all(name in [v[0] for v in X.HABIT_VARIANTS] and set(d) <= set(KNOB_NAMES)
+               for (name, _, _), d in X.VARIANT_TABLES.items())
+
+
 def test_xp_pairs_on_expert():
     """research/strength/knobs/xp: knob i_k set to v_k on expert's table; -1, fractions and indices past the last
     knob set nothing; when two pairs name the same knob the first wins."""
