@@ -20,7 +20,7 @@ from sim.core.lib import (
     FULL, RANK_MASKS, attack_ok, beaters_for, lowest, popcount, same_rank_cards, swap_ok, trump_mask,
 )
 from sim.core.rules import MODE_PEREVODNOY, MODE_PODKIDNOY, MODE_PROSTOY, R_MODE, R_PARTIAL, R_VARIANT_ANY
-from strategies._lib import p_cannot_beat, unseen
+from strategies._lib import is_endgame2, p_cannot_beat, unseen
 
 POSITION = ("talon", "talon_empty", "hand", "active", "two_left", "prostoy", "podkidnoy", "perevodnoy", "partial",
             "defender_hand", "fewest_other", "my_trumps", "unseen_trumps", "taking", "table", "k_attack", "k_cover",
@@ -379,8 +379,8 @@ def option(obs, kind, legal, a, first, x, pc, sure):
     opp = dfn if dfn != me else obs[O_ATTACKER]
     x[NP + 30] = popcount(after & sure) / 6.0 if kind != K_SWAP and opp >= 0 else 0.0
     if opp >= 0 and kind != K_SWAP:  # the opponent's cards this hand could not beat: known ones, and every unseen
-        theirs = obs[O_KNOWN + opp]  # card once two are left and the talon is empty (then his hand is all of them)
-        if obs[O_TALON] == 0 and obs[O_N] - popcount(obs[O_OUT]) == 2:
+        theirs = obs[O_KNOWN + opp]  # card once two are left and the talon is empty (then his hand is all of them,
+        if is_endgame2(obs):  # unless cards went out of play unseen)
             theirs |= hidden
         k = 0
         m = theirs

@@ -8,14 +8,16 @@ search gave those options (their mean score over sampled deals played out by exp
 without playing anything out. In podkidnoy and perevodnoy, once two players are left with the talon empty (every card
 known), it solves the rest of the deal exactly with expert's solver given more cards and nodes (ENDGAME_CARDS,
 ENDGAME_NODES; expert solves only small podkidnoy endgames): there expert loses most, and a network recovers only a
-quarter of it. Where the cards are going round (O_QUIET) it plays expert's answer. `durak learn` regenerates the data
-and the network from a seed.
+quarter of it. Where the cards are going round (O_QUIET) it plays expert's answer, and under a §6 variant too unless
+the network was measured to beat expert under it (NETWORK_VARIANTS: it was trained on the plain families only).
+`durak learn` regenerates the data and the network from a seed.
 """
 import numpy as np
 from numba import njit
 
 from sim.core.layout import K_ATTACK, K_COVER, K_EXCHANGE, K_SWAP, K_THROW_IN, K_TRANSFER, NO_CARD
-from sim.core.lib import O_HAND, O_SHOW_LEGAL, O_TALON, stack_f64, stack_i64
+from sim.core.lib import O_HAND, O_RULES, O_SHOW_LEGAL, O_TALON, stack_f64, stack_i64
+from sim.core.rules import R_VARIANT_ANY
 from strategies import expert as _expert
 from strategies._features import MAXC, NF, NP, cannot_beat, group, option, options, position
 from sim.core.nn import affine, relu_out
@@ -36,7 +38,51 @@ PARAMS["endgame_cards"] = (-1.0, -1.0, 36.0, "solve the two-player endgame of po
                                              "than expert's own)")
 PARAMS["endgame_nodes"] = (-1.0, -1.0, 1e6, "at most this many nodes per option for that solver (-1: 2,000; never "
                                             "fewer than expert's own)")
-WHOLE_PARAMS = ("talon_at_most", "endgame_cards", "endgame_nodes")
+PARAMS["variant_network"] = (0.0, 0.0, 1.0, "1: the network plays under every §6 variant, not only under those where it "
+                                            "was measured to beat expert (NETWORK_VARIANTS)")
+WHOLE_PARAMS = ("talon_at_most", "endgame_cards", "endgame_nodes", "variant_network")
+# The network was trained on the plain families only. Under a §6 variant of expert.HABIT_VARIANTS it plays where it
+# was measured to beat expert (family, player counts: research.strength.learned_variants, results/strength/learned/
+# variants.md), elsewhere learned plays expert's answer, as under any other §6 modifier.
+NETWORK_VARIANTS = (
+    ("tryoshka", "podkidnoy", (3, 4, 5, 6)),
+    ("tryoshka", "perevodnoy", (2,)),
+    ("zanudny", "prostoy_5", (2,)),
+    ("zanudny", "prostoy_5", (3, 4, 5, 6)),
+    ("zanudny", "prostoy_6", (2,)),
+    ("zanudny", "prostoy_6", (3, 4, 5, 6)),
+    ("zanudny", "podkidnoy", (2,)),
+    ("zanudny", "podkidnoy", (3, 4, 5, 6)),
+    ("zanudny", "perevodnoy", (2,)),
+    ("zanudny", "perevodnoy", (3, 4, 5, 6)),
+    ("no_trump", "prostoy_5", (2,)),
+    ("no_trump", "prostoy_5", (3, 4, 5, 6)),
+    ("no_trump", "prostoy_6", (2,)),
+    ("no_trump", "prostoy_6", (3, 4, 5, 6)),
+    ("no_trump", "podkidnoy", (2,)),
+    ("no_trump", "perevodnoy", (2,)),
+    ("no_trump", "perevodnoy", (3, 4, 5, 6)),
+    ("chukotsky", "prostoy_5", (3, 4, 5, 6)),
+    ("navaleny", "prostoy_6", (2,)),
+    ("navaleny", "podkidnoy", (2,)),
+    ("navaleny", "perevodnoy", (2,)),
+    ("navaleny", "perevodnoy", (3, 4, 5, 6)),
+    ("pustoy", "prostoy_5", (2,)),
+    ("pustoy", "prostoy_6", (2,)),
+    ("pustoy", "prostoy_6", (3, 4, 5, 6)),
+    ("pustoy", "perevodnoy", (2,)),
+    ("pustoy", "perevodnoy", (3, 4, 5, 6)),
+    ("changing_trump", "prostoy_5", (2,)),
+    ("changing_trump", "prostoy_5", (3, 4, 5, 6)),
+    ("changing_trump", "prostoy_6", (2,)),
+    ("changing_trump", "prostoy_6", (3, 4, 5, 6)),
+    ("changing_trump", "podkidnoy", (2,)),
+    ("changing_trump", "podkidnoy", (3, 4, 5, 6)),
+    ("changing_trump", "perevodnoy", (2,)),
+    ("changing_trump", "perevodnoy", (3, 4, 5, 6)),
+    ("chain_road", "podkidnoy", (2,)),
+    ("chain_road", "podkidnoy", (3, 4, 5, 6)),
+)
 # the exact endgame (two players left, talon empty) for hands of up to this many cards together, at most this many
 # nodes per option, where a parameter does not say (never less than expert's own): expert has 6 / 1,000 at two players
 # in podkidnoy and none in perevodnoy; at two players against expert, podkidnoy +15.0 -> +24.8 points, perevodnoy
@@ -45,6 +91,35 @@ ENDGAME_CARDS = 14
 ENDGAME_NODES = 2000
 XP = _expert.params()  # expert's own tables (every parameter TUNED)
 W1T = np.ascontiguousarray(W1.transpose(0, 2, 1))  # (group, feature, hidden): the inner loops run over hidden units
+
+
+def _network_cells():
+    """NETWORK_VARIANTS as a (variant, family * 5 + players - 2) array of 0/1, as expert's cells are numbered."""
+    names = [v[0] for v in _expert.HABIT_VARIANTS]
+    on = np.zeros((len(names), len(_expert.FAMILIES) * len(_expert.PLAYERS)), dtype=np.int64)
+    for name, fam, ns in NETWORK_VARIANTS:
+        for n in ns:
+            on[names.index(name), _expert.FAMILIES.index(fam) * len(_expert.PLAYERS) + n - _expert.PLAYERS[0]] = 1
+    return on
+
+
+_NET_ON = _network_cells()
+
+
+@njit(cache=True, _nrt=False)
+def network_here(obs):
+    """Does the network play under these rules: the plain families, or a variant of NETWORK_VARIANTS (every §6 variant
+    of expert.HABIT_VARIANTS on here must be one, and at least one must be on)?"""
+    if obs[O_RULES + R_VARIANT_ANY] == 0:
+        return True
+    cell = _expert.cell(obs)
+    known = False
+    for v in range(_NET_ON.shape[0]):
+        if _expert._variant_on(obs, v):
+            if _NET_ON[v, cell] == 0:
+                return False
+            known = True
+    return known
 
 
 @njit(cache=True, _nrt=False)
@@ -109,6 +184,8 @@ def decide(obs, kind, legal, first, params):
         if solve_here(obs, k):
             return end_attack(obs, k, first) if kind == K_ATTACK else end_answer(obs, legal, k, kind, first)
     if params[0] >= 0 and obs[O_TALON] > params[0]:  # talon_at_most
+        return first
+    if params[3] <= 0 and not network_here(obs):  # a §6 variant the network was not shown to play well
         return first
     cands = stack_i64(MAXC)
     nc = options(obs, kind, legal, first, cands, CAP)

@@ -84,6 +84,37 @@ def test_the_shipped_network_matches_its_digest():
         assert M.META["decisions"] > 0 and M.META["data_seeds"]
 
 
+def test_the_network_plays_under_a_variant_only_where_it_was_shown_to_beat_expert():
+    """learned.network_here: always in the plain families; under a variant of expert.HABIT_VARIANTS exactly in the
+    cells of NETWORK_VARIANTS (research.strength.learned_variants); under any other §6 modifier never. Where it does
+    not play, learned answers expert's answer at every decision (break it: drop the gate in learned.decide and the
+    tryoshka prostoy_6 decisions differ)."""
+    from strategies import learned as LN
+    lf = (LN.attack, LN.cover, LN.throw_in, LN.transfer, LN.exchange, LN.swap)
+
+    def obs_of(fam, n, toggles):
+        obs = np.zeros(L.O_SIZE, dtype=np.int64)
+        v = R.resolve(fam, n, toggles).vector()
+        obs[L.O_RULES:L.O_RULES + len(v)] = v
+        obs[L.O_N] = n
+        return obs
+    for name, toggles, families in X.HABIT_VARIANTS:
+        for fam in families:
+            for n in (2, 3, 4, 6):
+                want = any(v == name and f == fam and n in ns for v, f, ns in LN.NETWORK_VARIANTS)
+                assert bool(LN.network_here(obs_of(fam, n, toggles))) == want, (name, fam, n)
+                assert LN.network_here(obs_of(fam, n, {}))
+    assert not LN.network_here(obs_of("podkidnoy", 2, {"variant": "korolevsky"}))
+    assert not any(v == "tryoshka" and f == "prostoy_6" and 2 in ns for v, f, ns in LN.NETWORK_VARIANTS)
+    p = np.full(16, -1.0)
+    rng = np.zeros(1, dtype=np.uint64)
+    seen = 0
+    for obs, kind, legal, first in _decisions("prostoy_6", 2, {"lead_rule": "tryoshka"}, deals=20, seed=4):
+        assert lf[kind](obs, legal, p, rng) == first, kind
+        seen += 1
+    assert seen > 100
+
+
 @pytest.mark.slow
 def test_the_network_waits_for_the_talon_and_the_wider_solver_plays_the_known_endgame():
     """talon_at_most=3: while the talon holds more than 3 cards learned plays expert's answer (break it: drop the
