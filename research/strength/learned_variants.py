@@ -18,11 +18,10 @@ from pathlib import Path
 
 from research import RESULTS
 from research.strength import fmt, mean_interval
+from research.strength.variants import cells
 from sim.experiments import strength as S
-from strategies import expert as X
 
 HERE = RESULTS / "strength" / "learned"
-FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 ALSO = ("learned", "expert", "greedy")
 ON = "learned:variant_network=1"
 
@@ -37,18 +36,12 @@ def main(argv=None):
     a = ap.parse_args(argv)
     t0 = time.time()
     rows = []
-    for name, toggles, families in X.HABIT_VARIANTS:
-        if a.only and name not in a.only:
-            continue
-        for fam in FAMILIES:
-            if fam not in families:
-                continue
-            for n in (2, 4):
-                g = a.games - a.games % n
-                d = S.deal_diffs(fam, n, ON, "expert", g, a.seed, a.threads, also=ALSO, toggles=toggles)[0]
-                row = {"variant": name, "family": fam, "players": n, "games": g, "vs_expert": mean_interval(d)}
-                rows.append(row)
-                print(name, fam, n, "network vs expert", fmt(row["vs_expert"]), flush=True)
+    for name, fam, n, toggles in cells(a.only):
+        g = a.games - a.games % n
+        d = S.deal_diffs(fam, n, ON, "expert", g, a.seed, a.threads, also=ALSO, toggles=toggles)[0]
+        row = {"variant": name, "family": fam, "players": n, "games": g, "vs_expert": mean_interval(d)}
+        rows.append(row)
+        print(name, fam, n, "network vs expert", fmt(row["vs_expert"]), flush=True)
     out = {"args": vars(a), "rows": rows, "seconds": time.time() - t0}
     Path(a.out).parent.mkdir(parents=True, exist_ok=True)
     Path(a.out + ".json").write_text(json.dumps(out, indent=1))
