@@ -26,9 +26,10 @@ from strategies._lib import ENDGAME_SOLVE, ENDGAME_SOLVE_CARDS, end_answer, end_
 
 NAME = "learned"
 DESCRIPTION = ("Expert's answers re-ranked by a network fitted to search's option values" + (
-    f" ({META['decisions']:,} decisions of every family, data seeds {min(META['data_seeds'])}-"
+    f" ({META['decisions']:,} decisions of the plain families, data seeds {min(META['data_seeds'])}-"
     f"{max(META['data_seeds'])}, network {META['digest']})" if META.get("trained") else " (untrained: plays expert)")
-    + "; the two-player endgame solved exactly")
+    + "; the two-player endgame solved exactly; under a §6 variant the network plays only where it was measured to "
+      "beat expert (results/strength/learned/variants.md), else expert's answers")
 FAMILIES = ("prostoy_5", "prostoy_6", "podkidnoy", "perevodnoy")
 VARIANTS = "all"  # leads through attack_ok (options), the rest from `legal`
 PARAMS = {"talon_at_most": (-1.0, -1.0, 120.0, "weigh the options by the network only while the talon holds at most this "
