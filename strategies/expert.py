@@ -236,6 +236,12 @@ _PK = tuple((i, KNOB_NAMES.index(knob)) for i, (name, knob, _) in enumerate(_P) 
 _CAPS = tuple((i, KNOB_NAMES.index(knob)) for i, (name, knob, _) in enumerate(_P) if name in CAPS)
 
 
+def cell_index(family, n):
+    """The compiled `cell`'s number for a family and player count (family * 5 + players - 2), for the tables built
+    per cell in Python (VARIANT_TABLES here, learned's NETWORK_VARIANTS)."""
+    return FAMILIES.index(family) * len(PLAYERS) + n - PLAYERS[0]
+
+
 def _variant_arrays():
     """VARIANT_TABLES as arrays the compiled `_k` reads: per (variant, family * 5 + players - 2) cell, how many knobs
     it sets back, their indices and values."""
@@ -247,7 +253,7 @@ def _variant_arrays():
     names = [v[0] for v in HABIT_VARIANTS]
     for (name, fam, ns), d in VARIANT_TABLES.items():
         for n in ns:
-            c = FAMILIES.index(fam) * len(PLAYERS) + n - PLAYERS[0]
+            c = cell_index(fam, n)
             for j, (knob, v) in enumerate(d.items()):
                 idx[names.index(name), c, j] = KNOB_NAMES.index(knob)
                 val[names.index(name), c, j] = v

@@ -100,7 +100,7 @@ def _network_cells():
     on = np.zeros((len(names), len(_expert.FAMILIES) * len(_expert.PLAYERS)), dtype=np.int64)
     for name, fam, ns in NETWORK_VARIANTS:
         for n in ns:
-            on[names.index(name), _expert.FAMILIES.index(fam) * len(_expert.PLAYERS) + n - _expert.PLAYERS[0]] = 1
+            on[names.index(name), _expert.cell_index(fam, n)] = 1
     return on
 
 

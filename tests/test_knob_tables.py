@@ -45,6 +45,17 @@ def _table_of(mod):
     return getattr(mod, "_k", None) or (lambda p: _put(BASE, p, mod._PK))
 
 
+def rules_obs(family, n, toggles):
+    """A blank observation of n players that carries these rules (for the knob and variant lookups, which read only
+    the rules and the player count)."""
+    from sim.core import rules as R
+    v = R.resolve(family, n, toggles).vector()
+    obs = np.zeros(O_SIZE, dtype=np.int64)
+    obs[O_RULES:O_RULES + len(v)] = v
+    obs[O_N] = n
+    return obs
+
+
 def _module(name):
     return dispatch.load_module(dispatch.info(name).path)
 
@@ -167,14 +178,11 @@ def test_a_variant_sets_back_its_habits_and_nothing_else():
     """expert.HABIT_VARIANTS: the compiled `_variant_on` says which variant a rules vector plays (exactly that one, and
     none in the plain family), and `_k` puts VARIANT_TABLES' knobs on the family's table under that variant only, below
     the parameters (a parameter still sets its knob)."""
-    from sim.core import rules as R
     X = _module("expert")
     for v, (name, toggles, families) in enumerate(X.HABIT_VARIANTS):
         for fam, n in itertools.product(families, (2, 3, 4, 6)):
             for tog, on in ((toggles, True), ({}, False)):
-                obs = np.zeros(O_SIZE, dtype=np.int64)
-                obs[O_RULES:O_RULES + len(R.resolve(fam, n, tog).vector())] = R.resolve(fam, n, tog).vector()
-                obs[O_N] = n
+                obs = rules_obs(fam, n, tog)
                 assert [bool(X._variant_on(obs, u)) for u in range(len(X.HABIT_VARIANTS))] == \
                     [on and u == v for u in range(len(X.HABIT_VARIANTS))], (name, fam, n, on)
                 back = next((d for (vn, f, ns), d in X.VARIANT_TABLES.items()

@@ -90,14 +90,8 @@ def test_the_network_plays_under_a_variant_only_where_it_was_shown_to_beat_exper
     not play, learned answers expert's answer at every decision (break it: drop the gate in learned.decide and the
     tryoshka prostoy_6 decisions differ)."""
     from strategies import learned as LN
+    from tests.test_knob_tables import rules_obs as obs_of
     lf = (LN.attack, LN.cover, LN.throw_in, LN.transfer, LN.exchange, LN.swap)
-
-    def obs_of(fam, n, toggles):
-        obs = np.zeros(L.O_SIZE, dtype=np.int64)
-        v = R.resolve(fam, n, toggles).vector()
-        obs[L.O_RULES:L.O_RULES + len(v)] = v
-        obs[L.O_N] = n
-        return obs
     for name, toggles, families in X.HABIT_VARIANTS:
         for fam in families:
             for n in (2, 3, 4, 6):
