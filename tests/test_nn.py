@@ -5,7 +5,7 @@ import pytest
 from sim.core import nn
 
 
-# the shipped width, and a layer so wide that its options take the plain loop
+# the shipped width, and a layer so wide that an option's inputs are gathered in two runs
 @pytest.mark.parametrize("inputs", [70, 36 + nn.MAX_INPUTS + 10])
 def test_layers_match_numpy(inputs):
     """`affine` and `relu_out` give numpy's values, inputs mostly zero as an option's features are (dropping the

@@ -259,15 +259,22 @@ def _store(tt, buf, fb, v):
     tt[at(i + 1)] = d
     tt[at(i + 2)] = lo
     tt[at(i + 3)] = hi
+    w, b = _bit(i)
+    tt[at(w)] |= np.int64(1) << b
+
+
+@njit(cache=True, _nrt=False, boundscheck=False, inline="always")
+def _bit(i):
+    """Where the in-use bit of the entry at word i lies: (the bitmap's word after the entries, the bit in it)."""
     e = i >> 2
-    tt[at(4 * TTN + (e >> 6))] |= np.int64(1) << (e & 63)
+    return 4 * TTN + (e >> 6), e & 63
 
 
 @njit(cache=True, _nrt=False, boundscheck=False, inline="always")
 def _used(tt, i):
-    """Does the entry at word i hold a position (its bit in the bitmap after the entries)?"""
-    e = i >> 2
-    return (tt[at(4 * TTN + (e >> 6))] >> (e & 63)) & 1 != 0
+    """Does the entry at word i hold a position?"""
+    w, b = _bit(i)
+    return (tt[at(w)] >> b) & 1 != 0
 
 
 @njit(cache=True, _nrt=False, boundscheck=False)
