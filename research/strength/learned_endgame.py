@@ -63,7 +63,19 @@ def render(out, path):
     for r in out["rows"]:
         md.append(f"| {r['family']} | {r['players']} | {r['cards']} | {r['games']:,} | {fmt(r['vs_expert'])} | "
                   f"{fmt(r['vs_shipped']) if r['cards'] != 14 else ''} | {r['games_s']:,.0f} |")
+    md += ["", "In plain words:", ""] + [verdict(out["rows"], fam, n) for fam, n in CELLS]
     path.write_text("\n".join(md) + "\n")
+
+
+def verdict(rows, fam, n) -> str:
+    """The fewest cards whose paired interval against the shipped limit reaches zero (no loss shown), and its speed."""
+    mine = [r for r in rows if r["family"] == fam and r["players"] == n]
+    base = next(r for r in mine if r["cards"] == LIMITS[0])
+    ok = min((r for r in mine if r["vs_shipped"][2] >= 0), key=lambda r: r["cards"])
+    if ok is base:
+        return f"- {fam}, {n} players: every smaller limit loses strength; keep {base['cards']} cards."
+    return (f"- {fam}, {n} players: {ok['cards']} cards lose nothing measurable ({fmt(ok['vs_shipped'])} points "
+            f"against {base['cards']}) at {ok['games_s'] / base['games_s']:.1f}x the games/s.")
 
 
 if __name__ == "__main__":
