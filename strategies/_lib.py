@@ -34,6 +34,8 @@ from sim.core.lib import (
     cover_options_for, stack_i64,
     lowest, mix64, popcount, trump_mask, trump_of, variant_lead, zanudny_cards,
 )
+
+from sim.core.greedy_bout import QUIET_VARY  # noqa: F401  (where greedy varies its play: one value, the core's)
 from sim.core.layout import K_ATTACK, O_REMOVED, O_REMOVED_KNOWN
 from strategies._endgame import solvable, solve_choice
 from sim.core.lib import swap_cap
@@ -108,7 +110,6 @@ put_capped = _pairs_intrinsic("cap")
 
 
 # ---- small card helpers ------------------------------------------------------------------------
-QUIET_VARY = 12  # bouts in a row without a discard or a draw before play varies (see the module docstring)
 TABLE_SLOTS = 12  # attack slots on the table (layout's TABLE_ATT): the covers' search keeps one entry a slot
 MATCH_NODES = 512  # the most covers _cover_in_order tries (sets of at most six cards: a few dozen in practice)
 

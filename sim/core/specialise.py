@@ -29,7 +29,7 @@ from types import ModuleType
 import sim
 
 CORE = Path(__file__).resolve().parent
-MODULES = ("lib", "bout", "chain", "kernels")  # in import order: each imports only those before it
+MODULES = ("lib", "bout", "chain", "kernels", "greedy_bout")  # in import order: each imports only those before it
 _READ = re.compile(r"\brv\[")  # the kernels' rules vector argument
 _READ_STATE = re.compile(r"\b(?:obs|ws)\[O_RULES \+ (R_\w+)\]")  # the rules copied into a state
 
