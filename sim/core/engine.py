@@ -12,7 +12,7 @@ it says nothing about the deal's stream.
 import numpy as np
 from numba import njit
 
-from sim.core.greedy_bout import greedy_bout
+from sim.core.greedy_bout import greedy_bouts
 from sim.core.kernels import after_deal, apply_one, apply_packs, apply_two, new_series, start_deal
 from sim.core.layout import F_DEAL, F_ERROR, F_GAME, F_SERIES, K_ATTACK, O_ACTOR, O_HAND, O_KIND, O_SEAT, S_DECK
 from sim.core.layout import S_HANDS, S_LEGAL
@@ -40,9 +40,11 @@ def _play(rv, ws, obs, sids, params, srng, rec, trace, tn, tracing, status, two)
         kind = ws[O_KIND]
         if kind < 0:
             return
-        if GREEDY_BOUTS and not two and not tracing and kind == K_ATTACK and greedy_bout(rv, ws, rec, trace, tn):
-            status[2] += 1
-            continue
+        if GREEDY_BOUTS and not two and not tracing and kind == K_ATTACK:
+            bouts = greedy_bouts(rv, ws, rec, trace, tn)
+            if bouts:
+                status[2] += bouts
+                continue
         seat = ws[O_ACTOR]
         ws[O_SEAT] = seat
         ws[O_HAND] = ws[S_HANDS + seat]

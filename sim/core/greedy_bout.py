@@ -6,13 +6,13 @@ library's baseline (``strategies/greedy.py``) in a two-player throw-in game (pod
 where greedy never transfers) the bout needs none of that: the attacker leads his lowest non-trump, the
 defender covers with the cheapest card that beats or takes, the attacker throws in his lowest matching
 non-trump (a trump once the talon is empty) until he has none, the limit is reached or the cover fails.
-``greedy_bout`` plays that with the hands in registers and leaves the state as the decisions would have
+``greedy_bouts`` plays that with the hands in registers and leaves the state as the decisions would have
 left it, then closes the bout with the core's own kernels (``_end_throw_bout``, ``advance``).
 
-It is the same player, not a copy of its rules: tests/test_greedy_bout.py plays the same deals through
-this loop and through the decisions and requires every record to be the same bit for bit. Where greedy
+It must be the same player as greedy's own functions: tests/test_greedy_bout.py plays the same bouts through
+this loop and through the decisions and requires the same state and records, word for word. Where greedy
 plays differently (a §6 modifier, a position going round, ``QUIET_VARY``) or the rules are not the plain
-two-player bout, ``eligible`` is False and the engine asks the decisions as usual. Compiled only into a
+two-player bout, it stops and the engine asks the decisions as usual. Compiled only into a
 specialised engine (``sim.core.dispatch``), where ``eligible`` folds to a constant.
 """
 import numpy as np
@@ -21,7 +21,8 @@ from numba import njit
 from sim.core.bout import ONE, _end_throw_bout
 from sim.core.kernels import advance
 from sim.core.layout import (
-    O_ATTACKER, O_COVER_TARGET, O_DEFENDER, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_NTABLE, O_QUIET, O_TABLE_ATT,
+    K_ATTACK, O_ATTACKER, O_COVER_TARGET, O_DEFENDER, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_NTABLE, O_QUIET,
+    O_TABLE_ATT,
     O_TABLE_BY, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_SUIT, S_HANDS, S_LEAD_MASK, S_NCOV,
     S_SKIP_ATT,
 )
@@ -44,10 +45,30 @@ def eligible(rv):
 
 @njit(cache=True, _nrt=False)
 def greedy_bout(rv, ws, rec, trace, tn):
-    """Play the pending lead's whole bout as greedy plays both seats, end it and advance to the next decision.
-    False (nothing done) where greedy would play the bout otherwise. Untraced runs only: the caller checks."""
-    if not eligible(rv) or ws[O_QUIET] >= QUIET_VARY:
+    """One bout (``greedy_bouts`` stopped after it); False, the state untouched, where greedy plays otherwise."""
+    if not eligible(rv) or ws[O_KIND] != K_ATTACK or ws[O_QUIET] >= QUIET_VARY:
         return False
+    _bout(rv, ws, rec, trace, tn)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def greedy_bouts(rv, ws, rec, trace, tn):
+    """Play bout after bout as greedy plays both seats, each from its lead to the next decision, for as long as
+    the pending decision is a lead that greedy plays plainly; returns how many (0: nothing done, the state as it
+    was). Untraced runs only: the caller checks."""
+    if not eligible(rv):
+        return 0
+    k = 0
+    while ws[O_KIND] == K_ATTACK and ws[O_QUIET] < QUIET_VARY:
+        _bout(rv, ws, rec, trace, tn)
+        k += 1
+    return k
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _bout(rv, ws, rec, trace, tn):
+    """One bout from the pending lead: played, ended (``_end_throw_bout``) and advanced to the next decision."""
     att = ws[O_ATTACKER]
     dfn = ws[O_DEFENDER]
     ha = ws[S_HANDS + att]
@@ -119,4 +140,3 @@ def greedy_bout(rv, ws, rec, trace, tn):
     ws[S_SKIP_ATT] = 0
     _end_throw_bout(rv, ws, rec, trace, tn, False, False)
     advance(rv, ws, rec, trace, tn, False)
-    return True
