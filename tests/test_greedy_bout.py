@@ -1,11 +1,12 @@
-"""The greedy bout (sim.core.greedy_bout) is greedy's decisions played in one loop: the same state after it.
+"""The greedy loop (sim.core.greedy_bout) is greedy's decisions played without asking: the same deals.
 
-Every bout of many deals over random two-player throw-in rule sets is played twice from the same state: once
-decision by decision, greedy's own functions answering through the core's `apply`, once by `greedy_bout`.
-The states and the records after it must be the same, word for word, except the throw-in round's bookkeeping
-that the next round sets afresh. Where greedy would play otherwise (a position going round, a §6 modifier,
-other rules) `greedy_bout` must leave the state untouched. The specialised engine that uses it must play
-the general engine's games bit for bit.
+Many deals over random two-player throw-in rule sets are played twice from every lead: by `greedy_bouts`, and
+decision by decision, greedy's own functions answering through the core's `apply`, for as many bouts as the loop
+played. The states where the loop hands the deal back and the records must be the same, word for word, except
+the throw-in round's bookkeeping that the next round sets afresh and, once the deal is over, the last bout's
+table that nobody reads. Where greedy would play otherwise (a position going round, a §6 modifier, other rules)
+the loop must leave the state untouched. The specialised engine that uses it must play the general engine's
+games bit for bit.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from rulegen import random_config
 from sim.core.rules import MODIFIER_TOGGLES
 from sim.core import kernels as K
 from sim.core import layout as L
-from sim.core.greedy_bout import QUIET_VARY, eligible, greedy_bout
+from sim.core.greedy_bout import QUIET_VARY, eligible, greedy_bouts
 from sim.core.machine import series
 from sim.core.rules import resolve
 from sim.experiments.batch import Runner, make_lineup
@@ -27,6 +28,9 @@ from strategies import greedy
 # the throw-in round's bookkeeping: where the round stopped and whether the attacker passed (set afresh at the
 # start of every round), and whether the defender declined a transfer (read at the bout's first defence only)
 FREE = (L.S_THROW_I, L.S_ATT_DONE, L.S_DECLINED)
+# the deal's last table: its slots, covers and the last card asked to be covered
+OVER = (*range(L.O_TABLE_ATT, L.O_TABLE_ATT + 12), *range(L.O_TABLE_COV, L.O_TABLE_COV + 12),
+        *range(L.O_TABLE_BY, L.O_TABLE_BY + 12), L.S_NCOV, L.O_COVER_TARGET)
 ANSWER = {L.K_ATTACK: greedy.attack, L.K_COVER: greedy.cover, L.K_THROW_IN: greedy.throw_in,
           L.K_TRANSFER: greedy.transfer, L.K_EXCHANGE: greedy.exchange, L.K_SWAP: greedy.swap}
 PARAMS = np.zeros(16)
@@ -47,24 +51,24 @@ def _by_decisions(rv, ws, rec):
 
 
 def _check_deals(rules, deals, seed):
-    """Play `deals` deals bout by bout both ways; returns how many bouts greedy_bout played."""
+    """Play `deals` deals both ways from every lead; returns how many bouts greedy_bouts played."""
     rv = rules.vector()
     trace, tn = np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64)
     played = 0
     for deal in series(rules, seed=seed, deals=deals):
         ws, rec = deal.ws, deal.rec
         while ws[L.O_KIND] >= 0:
-            if ws[L.O_KIND] != L.K_ATTACK:
+            ws2, rec2 = ws.copy(), rec.copy()
+            bouts = greedy_bouts(rv, ws2, rec2, trace, tn) if ws[L.O_KIND] == L.K_ATTACK else 0
+            if bouts == 0:
+                assert np.array_equal(ws, ws2) and np.array_equal(rec, rec2), "refused, yet changed the state"
                 _by_decisions(rv, ws, rec)
                 continue
-            ws2, rec2 = ws.copy(), rec.copy()
-            done = greedy_bout(rv, ws2, rec2, trace, tn)
-            _by_decisions(rv, ws, rec)
-            if not done:
-                assert ws2[L.O_BOUT] == ws[L.O_BOUT] - 1 or ws[L.O_KIND] < 0, "refused, yet moved on"
-                continue
-            played += 1
-            ws[list(FREE)] = ws2[list(FREE)]
+            played += bouts
+            for _ in range(bouts):
+                _by_decisions(rv, ws, rec)
+            free = FREE + (OVER if ws[L.O_KIND] < 0 else ())
+            ws[list(free)] = ws2[list(free)]
             diff = np.flatnonzero(ws != ws2)
             assert diff.size == 0, f"{rules.describe()}, deal {deal.index}: state words {diff.tolist()} differ"
             assert np.array_equal(rec, rec2), f"{rules.describe()}, deal {deal.index}: the records differ"
@@ -80,7 +84,7 @@ def test_same_bouts_as_the_decisions_over_random_rules():
             toggles = {t: v for t, v in toggles.items() if t not in MODIFIERS}
         rules = resolve(family, n, toggles)
         played += _check_deals(rules, 40, seed=k)
-    assert played > 5000  # most configurations are eligible: this is a test of the loop, not of the refusal
+    assert played > 5000  # most configurations are eligible: a test of the loop, not of the refusal
 
 
 @pytest.mark.parametrize("family,n,toggles,quiet", [("podkidnoy", 3, {}, 0), ("prostoy_6", 2, {}, 0),
@@ -97,7 +101,7 @@ def test_refuses_other_bouts(family, n, toggles, quiet):
         _by_decisions(rv, deal.ws, deal.rec)
     deal.ws[L.O_QUIET] = quiet
     ws = deal.ws.copy()
-    assert not greedy_bout(rv, ws, deal.rec.copy(), np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64))
+    assert not greedy_bouts(rv, ws, deal.rec.copy(), np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64))
     assert np.array_equal(ws, deal.ws)
 
 

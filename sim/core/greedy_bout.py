@@ -1,34 +1,35 @@
-"""The greedy player's whole bout as one loop over bitsets, for an engine in which every seat plays greedy.
+"""Greedy against greedy, two players, as a fixed loop over bitsets: bout after bout with the deal in registers.
 
-The batch engine plays a bout decision by decision: it asks the dispatcher, checks and applies the answer
-and works out who is asked next, reading the rules from the state each time. When both seats play the
-library's baseline (``strategies/greedy.py``) in a two-player throw-in game (podkidnoy, or perevodnoy,
-where greedy never transfers) the bout needs none of that: the attacker leads his lowest non-trump, the
-defender covers with the cheapest card that beats or takes, the attacker throws in his lowest matching
-non-trump (a trump once the talon is empty) until he has none, the limit is reached or the cover fails.
-``greedy_bouts`` plays that with the hands in registers and leaves the state as the decisions would have
-left it, then closes the bout with the core's own kernels (``_end_throw_bout``, ``advance``).
+The batch engine plays a bout decision by decision: it asks the dispatcher, applies the answer and works out who
+is asked next, with the state in memory. When both seats play the library's baseline (``strategies/greedy.py``)
+in a plain two-player throw-in game (podkidnoy, or perevodnoy, where greedy never transfers), none of that is
+needed: the attacker leads his lowest non-trump, the defender covers with the cheapest card that beats or
+takes, the attacker throws in his lowest card of a rank on the table (a trump only once the talon is empty)
+until he has none or the limit is reached; the table is taken or discarded, both refill, the roles pass on.
+``greedy_bouts`` plays that, the way the C reference does, and hands the deal back to the core's kernels
+(``sim.core.bout``, ``kernels.advance``) wherever something else may happen: the deal's end, the trump-six
+exchange, a position going round (``QUIET_VARY``, where greedy varies its play), ``MAX_BOUTS``.
 
-It must be the same player as greedy's own functions: tests/test_greedy_bout.py plays the same bouts through
-this loop and through the decisions and requires the same state and records, word for word. Where greedy
-plays differently (a §6 modifier, a position going round, ``QUIET_VARY``) or the rules are not the plain
-two-player bout, it stops and the engine asks the decisions as usual. Compiled only into a
-specialised engine (``sim.core.dispatch``), where ``eligible`` folds to a constant.
+The kernels stay the rules' one authority; this loop must agree with them and with greedy's own functions.
+tests/test_greedy_bout.py plays the same deals both ways over random two-player rule sets and requires the
+same state at every hand-back and the same records, word for word. Compiled only into a specialised engine
+whose every seat is greedy (``sim.core.dispatch``), where ``eligible`` folds to a constant.
 """
 import numpy as np
 from numba import njit
 
-from sim.core.bout import ONE, _end_throw_bout
+from sim.core.bout import ONE, _end_bout
 from sim.core.kernels import advance
 from sim.core.layout import (
-    K_ATTACK, O_ATTACKER, O_COVER_TARGET, O_DEFENDER, O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_NTABLE, O_QUIET,
-    O_TABLE_ATT,
-    O_TABLE_BY, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_SUIT, S_HANDS, S_LEAD_MASK, S_NCOV,
-    S_SKIP_ATT,
+    F_INVARIANT, F_TAKEN, K_ATTACK, MAX_BOUTS, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND_SIZE, O_KIND,
+    O_KNOWN, O_LIMIT, O_NTABLE, O_QUIET, O_REMOVED, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_IN_TALON,
+    O_TRUMP_SUIT, O_TRUMP_UNDER, PH_BOUT, S_ANY_DISCARD, S_BASE_LIMIT, S_HANDS, S_LEAD_MASK, S_OPENER, S_PHASE,
+    S_REMOVED, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_TP,
 )
-from sim.core.lib import NIBBLE_LOW, cover_options, lowest, popcount, same_rank_cards
+from sim.core.lib import FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, popcount, same_rank_cards
 from sim.core.rules import (
-    MODE_PROSTOY, R_MODE, R_NEIGHBOURS_GT, R_NPLAYERS, R_SIX_BEATS_ACE, R_THROW_AFTER_TAKE,
+    MODE_PROSTOY, R_EXCHANGE, R_FIRST_BOUT_MAX, R_FIRST_BOUT_UNTIL_DISCARD, R_HAND, R_MAX_ATTACK, R_MODE,
+    R_N_TEAMS, R_NEIGHBOURS_GT, R_NPLAYERS, R_POGONY_WIN, R_SIX_BEATS_ACE, R_THROW_AFTER_TAKE,
     R_TRUMP_ONLY_IF_CANNOT_FOLLOW, R_VARIANT_ANY,
 )
 
@@ -37,106 +38,197 @@ QUIET_VARY = 12  # bouts in a row without a discard or a draw after which greedy
 
 @njit(cache=True, _nrt=False, inline="always")
 def eligible(rv):
-    """The plain two-player throw-in bout, the only one ``greedy_bout`` plays: no §6 modifier (scoring, chain
+    """The plain two-player throw-in bout, the only one ``greedy_bouts`` plays: no §6 modifier (scoring, chain
     beating and two packs are modifiers too), and a neighbours-only rule never applies to two players."""
-    return (rv[R_NPLAYERS] == 2 and rv[R_MODE] != MODE_PROSTOY and rv[R_VARIANT_ANY] == 0
+    return (rv[R_NPLAYERS] == 2 and rv[R_N_TEAMS] == 2 and rv[R_MODE] != MODE_PROSTOY and rv[R_VARIANT_ANY] == 0
             and (rv[R_NEIGHBOURS_GT] == 0 or rv[R_NEIGHBOURS_GT] >= 2))
 
 
 @njit(cache=True, _nrt=False)
-def greedy_bout(rv, ws, rec, trace, tn):
-    """One bout (``greedy_bouts`` stopped after it); False, the state untouched, where greedy plays otherwise."""
-    if not eligible(rv) or ws[O_KIND] != K_ATTACK or ws[O_QUIET] >= QUIET_VARY:
-        return False
-    _bout(rv, ws, rec, trace, tn)
-    return True
-
-
-@njit(cache=True, _nrt=False)
 def greedy_bouts(rv, ws, rec, trace, tn):
-    """Play bout after bout as greedy plays both seats, each from its lead to the next decision, for as long as
-    the pending decision is a lead that greedy plays plainly; returns how many (0: nothing done, the state as it
-    was). Untraced runs only: the caller checks."""
-    if not eligible(rv):
+    """Play bout after bout as greedy plays both seats, from the pending lead, for as long as the next decision
+    is a lead that greedy plays plainly; returns how many (0: nothing done, the state as it was). The deal's
+    state lives in registers meanwhile; where a bout may end the deal, or the next one may start otherwise (the
+    trump-six exchange, QUIET_VARY, MAX_BOUTS), it is written back and the core's kernels take over
+    (``_end_bout``, ``advance``). Untraced runs only: the caller checks."""
+    if not eligible(rv) or ws[O_KIND] != K_ATTACK or ws[O_QUIET] >= QUIET_VARY or ws[O_TRUMP_UNDER] != 0:
         return 0
-    k = 0
-    while ws[O_KIND] == K_ATTACK and ws[O_QUIET] < QUIET_VARY:
-        _bout(rv, ws, rec, trace, tn)
-        k += 1
-    return k
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _bout(rv, ws, rec, trace, tn):
-    """One bout from the pending lead: played, ended (``_end_throw_bout``) and advanced to the next decision."""
     att = ws[O_ATTACKER]
     dfn = ws[O_DEFENDER]
-    ha = ws[S_HANDS + att]
-    hd = ws[S_HANDS + dfn]
-    trump = ws[O_TRUMP_SUIT]
-    plain_cards = ~(NIBBLE_LOW << trump)
+    h0 = ws[S_HANDS]
+    h1 = ws[S_HANDS + 1]
+    k0 = ws[O_KNOWN]
+    k1 = ws[O_KNOWN + 1]
+    tp = ws[S_TP]
+    tend = ws[S_TEND]
+    talon = ws[S_TALON_MASK]
+    trump_in = ws[O_TRUMP_IN_TALON]
+    discard = ws[O_DISCARD]
+    any_discard = ws[S_ANY_DISCARD]
+    quiet = ws[O_QUIET]
+    bout = ws[O_BOUT]
+    removed = ws[S_REMOVED]
     limit = ws[O_LIMIT]
-    talon_empty = ws[O_TALON] == 0
+    base = ws[S_BASE_LIMIT]
+    trump = ws[O_TRUMP_SUIT]
+    six = trump  # rank 0 of the trump suit
+    plain_cards = ~(NIBBLE_LOW << trump)
+    hand = rv[R_HAND]
     after_take = rv[R_THROW_AFTER_TAKE] != 0
     six_ace = rv[R_SIX_BEATS_ACE] != 0
     follow = rv[R_TRUMP_ONLY_IF_CANNOT_FOLLOW] != 0
-    # the lead: the lowest non-trump, else the lowest trump
-    plain = ha & plain_cards
-    a = lowest(plain if plain else ha)
-    ws[S_LEAD_MASK] = ONE << a
-    played_a = ONE << a
-    played_d = np.int64(0)
-    table = ONE << a
-    ws[O_TABLE_ATT] = a
-    ws[O_TABLE_BY] = att
-    ws[O_TABLE_COV] = -1
-    n = np.int64(1)  # cards laid to beat (the table's attack slots)
-    ncov = np.int64(0)
-    taking = False
+    bouts = 0
     while True:
-        if not taking:  # the defender answers the uncovered card: the cheapest card that beats, else he takes
-            ws[O_COVER_TARGET] = ncov
-            legal = cover_options(a, hd & ~played_d, trump, six_ace, follow)
-            if legal == 0:
-                taking = True
-                if not after_take:
-                    break
+        ha, hd = (h0, h1) if att == 0 else (h1, h0)
+        ka, kd = (k0, k1) if att == 0 else (k1, k0)
+        # the bout (RUL-14..17): the lowest non-trump lead (else the lowest trump); the defender covers with the
+        # cheapest card that beats or takes; the attacker throws in his lowest card of a rank on the table, a
+        # trump only once the talon is empty, up to the limit
+        plain = ha & plain_cards
+        a = lowest(plain if plain else ha)
+        lead = ONE << a
+        played_a = lead
+        played_d = np.int64(0)
+        table = lead
+        n = np.int64(1)  # cards laid to beat (the table's attack slots)
+        ncov = np.int64(0)
+        taking = False
+        while True:
+            if not taking:
+                legal = cover_options(a, hd & ~played_d, trump, six_ace, follow)
+                if legal == 0:
+                    taking = True
+                    if not after_take:
+                        break
+                else:
+                    same = legal & plain_cards
+                    c = lowest(same if same else legal)
+                    played_d |= ONE << c
+                    table |= ONE << c
+                    ncov += 1
+            if n >= limit:
+                break
+            legal = ha & ~played_a & same_rank_cards(table)
+            plain = legal & plain_cards
+            if plain:
+                a = lowest(plain)
+            elif legal and tp == tend:
+                a = lowest(legal)
             else:
-                same = legal & plain_cards
-                c = lowest(same if same else legal)
-                played_d |= ONE << c
-                table |= ONE << c
-                ws[O_TABLE_COV + ncov] = c
-                ncov += 1
-        # the attacker throws in (the only other player): his lowest card of a rank on the table
-        if n >= limit:
-            break
-        legal = ha & ~played_a & same_rank_cards(table)
-        plain = legal & plain_cards
-        if plain:
-            a = lowest(plain)
-        elif legal and talon_empty:
-            a = lowest(legal)
+                break
+            played_a |= ONE << a
+            table |= ONE << a
+            n += 1
+        ha &= ~played_a
+        ka &= ~played_a
+        hd &= ~played_d
+        kd &= ~played_d
+        # its end (RUL-17/18, bout._end_throw_bout): taken or discarded; the attacker refills, then the defender
+        if taking:
+            hd |= table
+            kd |= table
+            rec[F_TAKEN + dfn] += popcount(table)
         else:
-            break
-        played_a |= ONE << a
-        table |= ONE << a
-        ws[O_TABLE_ATT + n] = a
-        ws[O_TABLE_BY + n] = att
-        ws[O_TABLE_COV + n] = -1
-        n += 1
-    ha &= ~played_a
-    hd &= ~played_d
-    ws[S_HANDS + att] = ha
-    ws[O_HAND_SIZE + att] = popcount(ha)
-    ws[O_KNOWN + att] &= ~played_a
-    ws[S_HANDS + dfn] = hd
-    ws[O_HAND_SIZE + dfn] = popcount(hd)
-    ws[O_KNOWN + dfn] &= ~played_d
-    ws[O_TABLE_MASK] = table
-    ws[O_NTABLE] = n
-    ws[S_NCOV] = ncov
-    ws[O_TAKING] = 1 if taking else 0
+            discard |= table
+            any_discard = 1
+        tp0 = tp
+        for who in range(2):
+            h = ha if who == 0 else hd
+            k = ka if who == 0 else kd
+            m = popcount(h)
+            while m < hand and tp < tend:  # bout._draw: the face-up trump card comes last, seen by everyone
+                c = ws[S_TALON + tp]
+                tp += 1
+                h |= ONE << c
+                talon &= ~(ONE << c)
+                m += 1
+                if tp == tend and trump_in != 0:
+                    trump_in = 0
+                    k |= ONE << c
+            if who == 0:
+                ha, ka = h, k
+            else:
+                hd, kd = h, k
+        quiet = 0 if not taking or tp != tp0 else quiet + 1
+        bouts += 1
+        if att == 0:
+            h0, h1, k0, k1 = ha, hd, ka, kd
+        else:
+            h0, h1, k0, k1 = hd, ha, kd, ka
+        # a deal that may end here (bout._end_bout: a player out with the talon gone, HR-2's two sixes) ends in
+        # the core's kernels
+        ends = tp == tend and (ha == 0 or hd == 0)
+        if rv[R_POGONY_WIN] != 0:
+            ends = ends or _two_sixes(ha) or _two_sixes(hd)
+        if ends:
+            _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any_discard, quiet, bout, limit,
+                   base)
+            ws[S_LEAD_MASK] = lead
+            ws[O_TAKING] = 1 if taking else 0
+            _end_bout(rv, ws, rec, taking)
+            advance(rv, ws, rec, trace, tn, False)
+            return bouts
+        # the deal goes on (bout._end_bout): the conservation check, the next attacker and defender
+        bout += 1
+        every = talon | discard | removed | h0 | h1
+        count = popcount(talon) + popcount(discard) + popcount(removed) + popcount(h0) + popcount(h1)
+        if not (every == FULL and count == 36 and popcount(talon) == tend - tp
+                and popcount(removed) == ws[O_REMOVED]):
+            rec[F_INVARIANT] += 1
+        if not taking:
+            att, dfn = dfn, att
+        # the next bout opens (bout._open_bout) in the kernels where greedy would not lead it plainly or the
+        # trump-six exchange may be offered
+        if (bout >= MAX_BOUTS or quiet >= QUIET_VARY
+                or (rv[R_EXCHANGE] != 0 and tp < tend and trump_in != 0 and ((h0 | h1) >> six) & 1)):
+            _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any_discard, quiet, bout, limit,
+                   base)
+            ws[S_LEAD_MASK] = lead
+            ws[O_TAKING] = 1 if taking else 0
+            ws[O_NTABLE] = 0
+            ws[S_PHASE] = PH_BOUT
+            advance(rv, ws, rec, trace, tn, False)
+            return bouts
+        # kernels._ask_lead: the limit of the bout
+        limit = rv[R_MAX_ATTACK]
+        fb = rv[R_FIRST_BOUT_MAX]
+        if fb > 0 and ((any_discard == 0) if rv[R_FIRST_BOUT_UNTIL_DISCARD] else (bout == 0)):
+            if fb < limit:
+                limit = fb
+        base = limit
+        dl = popcount(h1 if att == 0 else h0)
+        if dl < limit:
+            limit = dl
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _two_sixes(h):
+    """HR-2: a hand of exactly two sixes."""
+    return (h & RANK_MASKS[0]) == h and popcount(h) == 2
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any_discard, quiet, bout, limit, base):
+    """The registers of ``greedy_bouts`` back into the state, as the kernels leave it after a bout's end."""
+    ws[S_HANDS] = h0
+    ws[S_HANDS + 1] = h1
+    ws[O_HAND_SIZE] = popcount(h0)
+    ws[O_HAND_SIZE + 1] = popcount(h1)
+    ws[O_KNOWN] = k0
+    ws[O_KNOWN + 1] = k1
+    ws[S_TP] = tp
+    ws[O_TALON] = tend - tp
+    ws[S_TALON_MASK] = talon
+    ws[O_TRUMP_IN_TALON] = trump_in
+    ws[O_DISCARD] = discard
+    ws[S_ANY_DISCARD] = any_discard
+    ws[O_QUIET] = quiet
+    ws[O_BOUT] = bout
+    ws[O_FIRST_BOUT] = 1 if bout == 0 else 0
+    ws[O_ATTACKER] = att
+    ws[O_DEFENDER] = dfn
+    ws[S_OPENER] = att
+    ws[O_LIMIT] = limit
+    ws[S_BASE_LIMIT] = base
+    ws[O_TABLE_MASK] = 0
     ws[S_SKIP_ATT] = 0
-    _end_throw_bout(rv, ws, rec, trace, tn, False, False)
-    advance(rv, ws, rec, trace, tn, False)
