@@ -95,7 +95,7 @@ def test_choice_says_why(monkeypatch, tmp_path):
     rules = resolve("podkidnoy", 2)
     seats = make_lineup(rules, ["greedy"])
     monkeypatch.setenv("DURAK_ENGINE", "general")
-    assert batch.engine_choice(rules, seats, 10**9) == ("general", "general engine, as asked")
+    assert batch.engine_choice(rules, seats, 10**9) == ("general", "general engine, as asked")  # no loop there
     monkeypatch.delenv("DURAK_ENGINE")
     kind, why = batch.engine_choice(rules, seats, batch.SPECIALISE_GAMES, engine="auto")
     assert kind == "specialised" and why.startswith("specialised engine: ")
@@ -104,7 +104,10 @@ def test_choice_says_why(monkeypatch, tmp_path):
     assert batch.engine_choice(rules, seats, 1000)[0] == ("general" if dispatch.shared_engines() else "lean")
     monkeypatch.delenv(dispatch.SHARED_ENV, raising=False)
     assert batch.engine_choice(rules, seats, 1000) == ("lean", "lean engine: the quickest to compile on a cold "
-                                                               "cache")
+                                                               "cache; greedy's bouts in one loop")
+    random_too = make_lineup(rules, ["greedy", "random"])
+    assert batch.engine_choice(rules, random_too, 1000) == ("lean", "lean engine: the quickest to compile on a "
+                                                                    "cold cache")
     with pytest.raises(batch.ExperimentError):
         batch.engine_choice(rules, seats, 10, engine="fast")
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from numba import njit
 
-from sim.core import dispatch
+from sim.core import dispatch, greedy_bout
 from sim.core import layout as E
 from sim.core.layout import O_SIZE, STATE_SIZE
 from sim.core.records import move_text, to_records
@@ -398,6 +398,16 @@ SPECIALISE_GAMES = 30_000_000  # from this many games a run compiles the rules i
 
 
 def engine_choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[str, str]:
+    """(engine, why), see `_choice`; the why also says when the engine plays whole bouts of greedy in one loop
+    (sim.core.greedy_bout: every seat greedy, rules compiled in, a two-player throw-in game)."""
+    kind, why = _choice(rules, seats, games, paths, also, engine)
+    names = {s.name for s in seats} | set(also)
+    if kind != "general" and names == {"greedy"} and greedy_bout.eligible.py_func(rules.vector()):
+        why += "; greedy's bouts in one loop"
+    return kind, why
+
+
+def _choice(rules: Rules, seats, games, paths=(), also=(), engine: str | None = None) -> tuple[str, str]:
     """(engine, why) for a run of `games` games (None: not known in advance, e.g. a precision target); the
     engine is "general", "lean" or "specialised" (Runner's `specialised`). The games are the same on each.
 
