@@ -1,7 +1,7 @@
 """Soak: the core against its own invariants and the reference referee over random rule configurations.
 
     python tests/soak.py --games 1000000 [--workers 2] [--per-config 2000] [--trace-every 100] [--walks 4]
-        [--specialised] [--first K] [--families podkidnoy,perevodnoy] [--players 2]
+        [--specialised] [--first K] [--families podkidnoy,perevodnoy] [--players 2] [--plain]
 
 For each configuration drawn at random from the whole §7 toggle space (tests/rulegen.py), `random` and
 `greedy` line-ups play `--per-config` games on the batch engine: every game is checked by the core's
@@ -9,8 +9,9 @@ run-time invariants (card conservation at every bout end, every answer legal); e
 series is traced and walked by the referee decision by decision (seat, kind and the answer's legality);
 `--walks` series per configuration are stepped through the state kernels and compared with the referee
 on the whole legal set at every decision. Any disagreement stops the run with its reproduction.
-`--families` / `--players` narrow the draw (e.g. to the rule sets where the specialised engine of a greedy
-line-up plays whole bouts in sim.core.greedy_bout: two players, podkidnoy or perevodnoy).
+`--families` / `--players` narrow the draw, `--plain` drops the §6 modifiers it drew (e.g. to the rule sets
+where the specialised engine of a greedy line-up plays whole bouts in sim.core.greedy_bout: two players,
+podkidnoy or perevodnoy, no modifier; nearly every full draw has one).
 Prints the totals; exit code 1 on any disagreement. Seeds are fixed: the same command checks the same games.
 Run as a script, its own folder is on the path (core_adapter, rulegen); `sim` is the installed one (from
 another checkout: `PYTHONPATH=. python tests/soak.py ...`).
@@ -24,10 +25,13 @@ import sys
 import time
 
 from rulegen import FAMILIES
+from sim.core.rules import MODIFIER_TOGGLES
+
+MODIFIERS = {m.name for m in MODIFIER_TOGGLES}
 
 
 def _check_config(job):
-    idx, seed, per_config, trace_every, walks, families, players = job
+    idx, seed, per_config, trace_every, walks, families, players, plain = job
     from core_adapter import check_decisions, check_trace, core_decisions, core_traces
     from rulegen import random_config
 
@@ -36,6 +40,8 @@ def _check_config(job):
     from sim.experiments import batch
     rnd = random.Random(seed * 7919 + idx)
     family, n, toggles, dps = random_config(rnd, families, players)
+    if plain:
+        toggles = {t: v for t, v in toggles.items() if t not in MODIFIERS}
     rules = R.resolve(family, n, toggles)
     out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
            "config": (family, n, toggles, dps)}
@@ -68,7 +74,7 @@ def _check_specialised(job):
     bit for bit on the engine with the rules compiled in as on the general one; every `trace_every`-th series
     of the specialised engine is walked by the referee (seat, kind and legality of every answer), and `walks`
     series of each one-strategy line-up are compared with the referee on the whole legal set at every decision."""
-    idx, seed, per_config, trace_every, walks, families, players = job
+    idx, seed, per_config, trace_every, walks, families, players, plain = job
     from core_adapter import check_decisions, check_trace, core_decisions
     from rulegen import random_config
 
@@ -78,6 +84,8 @@ def _check_specialised(job):
     from sim.experiments import batch
     rnd = random.Random(seed * 7919 + idx)
     family, n, toggles, dps = random_config(rnd, families, players)
+    if plain:
+        toggles = {t: v for t, v in toggles.items() if t not in MODIFIERS}
     rules = R.resolve(family, n, toggles)
     out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
            "config": (family, n, toggles, dps), "differ": 0}
@@ -130,11 +138,12 @@ def main():
                          "(a compile per configuration: give a large --per-config).")
     ap.add_argument("--families", default=",".join(FAMILIES), help="Draw from these families only (comma-separated).")
     ap.add_argument("--players", default="2,3,4,5,6", help="Draw from these player counts only (comma-separated).")
+    ap.add_argument("--plain", action="store_true", help="Drop the §6 modifiers from every configuration drawn.")
     a = ap.parse_args()
     families = tuple(f.strip() for f in a.families.split(",") if f.strip())
     players = tuple(int(x) for x in a.players.split(",") if x.strip())
     n_configs = -(-a.games // a.per_config)
-    jobs = [(i, a.seed, a.per_config, a.trace_every, a.walks, families, players)
+    jobs = [(i, a.seed, a.per_config, a.trace_every, a.walks, families, players, a.plain)
             for i in range(a.first, a.first + n_configs)]
     tot = {"configs": 0, "games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0,
            "differ": 0}
