@@ -110,3 +110,9 @@ def random_config(rnd, families=FAMILIES, players=(2, 3, 4, 5, 6), tries=100):
         if config_problem(family, n, toggles, dps) is None:
             return family, n, toggles, dps
     raise RuntimeError("no valid configuration drawn")
+
+
+def without_modifiers(toggles: dict) -> dict:
+    """A drawn configuration's toggles without its §6 modifiers (the plain rules of its family)."""
+    modifiers = {m.name for m in R.MODIFIER_TOGGLES}
+    return {t: v for t, v in toggles.items() if t not in modifiers}

@@ -25,15 +25,12 @@ import sys
 import time
 
 from rulegen import FAMILIES
-from sim.core.rules import MODIFIER_TOGGLES
-
-MODIFIERS = {m.name for m in MODIFIER_TOGGLES}
 
 
 def _check_config(job):
     idx, seed, per_config, trace_every, walks, families, players, plain = job
     from core_adapter import check_decisions, check_trace, core_decisions, core_traces
-    from rulegen import random_config
+    from rulegen import random_config, without_modifiers
 
     from sim.core import layout as L
     from sim.core import rules as R
@@ -41,7 +38,7 @@ def _check_config(job):
     rnd = random.Random(seed * 7919 + idx)
     family, n, toggles, dps = random_config(rnd, families, players)
     if plain:
-        toggles = {t: v for t, v in toggles.items() if t not in MODIFIERS}
+        toggles = without_modifiers(toggles)
     rules = R.resolve(family, n, toggles)
     out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
            "config": (family, n, toggles, dps)}
@@ -76,7 +73,7 @@ def _check_specialised(job):
     series of each one-strategy line-up are compared with the referee on the whole legal set at every decision."""
     idx, seed, per_config, trace_every, walks, families, players, plain = job
     from core_adapter import check_decisions, check_trace, core_decisions
-    from rulegen import random_config
+    from rulegen import random_config, without_modifiers
 
     from sim.core import layout as L
     from sim.core import rules as R
@@ -85,7 +82,7 @@ def _check_specialised(job):
     rnd = random.Random(seed * 7919 + idx)
     family, n, toggles, dps = random_config(rnd, families, players)
     if plain:
-        toggles = {t: v for t, v in toggles.items() if t not in MODIFIERS}
+        toggles = without_modifiers(toggles)
     rules = R.resolve(family, n, toggles)
     out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
            "config": (family, n, toggles, dps), "differ": 0}

@@ -56,11 +56,22 @@ def _play_out(ws, s, c):
 @njit(cache=True, _nrt=False, inline="always")
 def _draw(ws, s, hand_size):
     """Refill seat s to hand_size from the talon (the face-up trump card comes last)."""
-    tp = ws[S_TP]
+    h, k, tp, tm = draw_to(ws, ws[S_HANDS + s], ws[O_KNOWN + s], ws[S_TP], ws[S_TALON_MASK], hand_size)
+    ws[S_HANDS + s] = h
+    ws[O_HAND_SIZE + s] = popcount(h)
+    ws[O_KNOWN + s] = k
+    ws[S_TP] = tp
+    ws[S_TALON_MASK] = tm
+    ws[O_TALON] = ws[S_TEND] - tp
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def draw_to(ws, h, known, tp, tm, hand_size):
+    """The draw itself on a hand `h` and the cards its player is known to hold, the talon's top `tp` and its mask
+    `tm`, given and returned as values (the greedy loop keeps them in registers): cards from the top until
+    hand_size; whoever takes the face-up trump card is seen taking it (with VAR-SM1, the card under it turns)."""
     tend = ws[S_TEND]
-    h = ws[S_HANDS + s]
     k = popcount(h)
-    tm = ws[S_TALON_MASK]
     while k < hand_size and tp < tend:
         c = ws[S_TALON + tp]
         tp += 1
@@ -70,18 +81,14 @@ def _draw(ws, s, hand_size):
         if tp >= tend - 1 and ws[O_TRUMP_IN_TALON] != 0:
             if tp == tend:  # the face-up card: everybody saw who took it
                 ws[O_TRUMP_IN_TALON] = 0
-                ws[O_KNOWN + s] |= ONE << c
+                known |= ONE << c
             elif ws[O_TRUMP_UNDER] != 0:  # VAR-SM1 (RUL-35): the face-up trump is taken; the card under it turns
-                ws[O_KNOWN + s] |= ONE << c
+                known |= ONE << c
                 nc = ws[S_TALON + tend - 1]
                 ws[O_TRUMP_UNDER] = 0
                 ws[O_TRUMP_CARD] = nc
                 ws[O_TRUMP_SUIT] = nc & 3
-    ws[S_HANDS + s] = h
-    ws[O_HAND_SIZE + s] = k
-    ws[S_TP] = tp
-    ws[S_TALON_MASK] = tm
-    ws[O_TALON] = tend - tp
+    return h, known, tp, tm
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -151,16 +158,26 @@ def conserved(ws, n):
     """Every card in exactly one place (hands, talon, discard, table); hand sizes match the hands."""
     if ws[O_RULES + R_TWO_PACKS] != 0:
         return conserved2(ws, n)
-    every = ws[S_TALON_MASK] | ws[O_DISCARD] | ws[O_TABLE_MASK] | ws[S_REMOVED]
-    count = (popcount(ws[S_TALON_MASK]) + popcount(ws[O_DISCARD]) + popcount(ws[O_TABLE_MASK])
-             + popcount(ws[S_REMOVED]))
+    hands = np.int64(0)
+    count = 0
     for s in range(n):
         h = ws[S_HANDS + s]
         if popcount(h) != ws[O_HAND_SIZE + s]:
             return False
-        every |= h
+        hands |= h
         count += popcount(h)
-    return (every == FULL and count == 36 and popcount(ws[S_TALON_MASK]) == ws[S_TEND] - ws[S_TP]
+    return cards_conserved(ws, hands, count, ws[S_TALON_MASK], ws[O_DISCARD] | ws[O_TABLE_MASK],
+                           popcount(ws[O_DISCARD]) + popcount(ws[O_TABLE_MASK]), ws[S_TEND] - ws[S_TP])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def cards_conserved(ws, hands, in_hands, talon, played, n_played, talon_left):
+    """One pack's conservation test on masks: the hands (their union and how many cards they hold), the talon
+    (`talon_left` cards by its pointers), and the cards played (discard and table, `n_played` of them) with the
+    cards put out of play cover the pack exactly once."""
+    every = hands | talon | played | ws[S_REMOVED]
+    count = in_hands + popcount(talon) + n_played + popcount(ws[S_REMOVED])
+    return (every == FULL and count == 36 and popcount(talon) == talon_left
             and popcount(ws[S_REMOVED]) == ws[O_REMOVED])
 
 

@@ -18,15 +18,15 @@ whose every seat is greedy (``sim.core.dispatch``), where ``eligible`` folds to 
 import numpy as np
 from numba import njit
 
-from sim.core.bout import ONE, _end_bout
+from sim.core.bout import ONE, _end_bout, cards_conserved, draw_to
 from sim.core.kernels import advance
 from sim.core.layout import (
-    F_INVARIANT, F_TAKEN, K_ATTACK, MAX_BOUTS, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_FIRST_BOUT, O_HAND_SIZE, O_KIND,
-    O_KNOWN, O_LIMIT, O_NTABLE, O_QUIET, O_REMOVED, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_IN_TALON,
+    F_INVARIANT, F_TAKEN, K_ATTACK, MAX_BOUTS, O_ATTACKER, O_BOUT, O_DEFENDER, O_DISCARD, O_FIRST_BOUT,
+    O_HAND_SIZE, O_KIND, O_KNOWN, O_LIMIT, O_NTABLE, O_QUIET, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_IN_TALON,
     O_TRUMP_SUIT, O_TRUMP_UNDER, PH_BOUT, S_ANY_DISCARD, S_BASE_LIMIT, S_HANDS, S_LEAD_MASK, S_OPENER, S_PHASE,
-    S_REMOVED, S_SKIP_ATT, S_TALON, S_TALON_MASK, S_TEND, S_TP,
+    S_SKIP_ATT, S_TALON_MASK, S_TEND, S_TP,
 )
-from sim.core.lib import FULL, NIBBLE_LOW, RANK_MASKS, cover_options, lowest, popcount, same_rank_cards
+from sim.core.lib import NIBBLE_LOW, RANK_MASKS, cover_options, lowest, popcount, same_rank_cards
 from sim.core.rules import (
     MODE_PROSTOY, R_EXCHANGE, R_FIRST_BOUT_MAX, R_FIRST_BOUT_UNTIL_DISCARD, R_HAND, R_MAX_ATTACK, R_MODE,
     R_N_TEAMS, R_NEIGHBOURS_GT, R_NPLAYERS, R_POGONY_WIN, R_SIX_BEATS_ACE, R_THROW_AFTER_TAKE,
@@ -62,12 +62,10 @@ def greedy_bouts(rv, ws, rec, trace, tn):
     tp = ws[S_TP]
     tend = ws[S_TEND]
     talon = ws[S_TALON_MASK]
-    trump_in = ws[O_TRUMP_IN_TALON]
     discard = ws[O_DISCARD]
     any_discard = ws[S_ANY_DISCARD]
     quiet = ws[O_QUIET]
     bout = ws[O_BOUT]
-    removed = ws[S_REMOVED]
     limit = ws[O_LIMIT]
     base = ws[S_BASE_LIMIT]
     trump = ws[O_TRUMP_SUIT]
@@ -132,23 +130,8 @@ def greedy_bouts(rv, ws, rec, trace, tn):
             discard |= table
             any_discard = 1
         tp0 = tp
-        for who in range(2):
-            h = ha if who == 0 else hd
-            k = ka if who == 0 else kd
-            m = popcount(h)
-            while m < hand and tp < tend:  # bout._draw: the face-up trump card comes last, seen by everyone
-                c = ws[S_TALON + tp]
-                tp += 1
-                h |= ONE << c
-                talon &= ~(ONE << c)
-                m += 1
-                if tp == tend and trump_in != 0:
-                    trump_in = 0
-                    k |= ONE << c
-            if who == 0:
-                ha, ka = h, k
-            else:
-                hd, kd = h, k
+        ha, ka, tp, talon = draw_to(ws, ha, ka, tp, talon, hand)
+        hd, kd, tp, talon = draw_to(ws, hd, kd, tp, talon, hand)
         quiet = 0 if not taking or tp != tp0 else quiet + 1
         bouts += 1
         if att == 0:
@@ -161,30 +144,24 @@ def greedy_bouts(rv, ws, rec, trace, tn):
         if rv[R_POGONY_WIN] != 0:
             ends = ends or _two_sixes(ha) or _two_sixes(hd)
         if ends:
-            _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any_discard, quiet, bout, limit,
-                   base)
-            ws[S_LEAD_MASK] = lead
-            ws[O_TAKING] = 1 if taking else 0
+            _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, discard, any_discard, quiet, bout, limit, base, lead,
+                   taking)
             _end_bout(rv, ws, rec, taking)
             advance(rv, ws, rec, trace, tn, False)
             return bouts
         # the deal goes on (bout._end_bout): the conservation check, the next attacker and defender
         bout += 1
-        every = talon | discard | removed | h0 | h1
-        count = popcount(talon) + popcount(discard) + popcount(removed) + popcount(h0) + popcount(h1)
-        if not (every == FULL and count == 36 and popcount(talon) == tend - tp
-                and popcount(removed) == ws[O_REMOVED]):
+        if not cards_conserved(ws, h0 | h1, popcount(h0) + popcount(h1), talon, discard, popcount(discard),
+                               tend - tp):
             rec[F_INVARIANT] += 1
         if not taking:
             att, dfn = dfn, att
         # the next bout opens (bout._open_bout) in the kernels where greedy would not lead it plainly or the
         # trump-six exchange may be offered
         if (bout >= MAX_BOUTS or quiet >= QUIET_VARY
-                or (rv[R_EXCHANGE] != 0 and tp < tend and trump_in != 0 and ((h0 | h1) >> six) & 1)):
-            _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any_discard, quiet, bout, limit,
-                   base)
-            ws[S_LEAD_MASK] = lead
-            ws[O_TAKING] = 1 if taking else 0
+                or (rv[R_EXCHANGE] != 0 and tp < tend and ws[O_TRUMP_IN_TALON] != 0 and ((h0 | h1) >> six) & 1)):
+            _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, discard, any_discard, quiet, bout, limit, base, lead,
+                   taking)
             ws[O_NTABLE] = 0
             ws[S_PHASE] = PH_BOUT
             advance(rv, ws, rec, trace, tn, False)
@@ -208,8 +185,9 @@ def _two_sixes(h):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any_discard, quiet, bout, limit, base):
-    """The registers of ``greedy_bouts`` back into the state, as the kernels leave it after a bout's end."""
+def _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, discard, any_discard, quiet, bout, limit, base, lead, taking):
+    """The registers of ``greedy_bouts`` back into the state, as the kernels leave it after a bout's end (its lead
+    and whether it was taken too)."""
     ws[S_HANDS] = h0
     ws[S_HANDS + 1] = h1
     ws[O_HAND_SIZE] = popcount(h0)
@@ -219,7 +197,6 @@ def _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any
     ws[S_TP] = tp
     ws[O_TALON] = tend - tp
     ws[S_TALON_MASK] = talon
-    ws[O_TRUMP_IN_TALON] = trump_in
     ws[O_DISCARD] = discard
     ws[S_ANY_DISCARD] = any_discard
     ws[O_QUIET] = quiet
@@ -232,3 +209,5 @@ def _write(ws, att, dfn, h0, h1, k0, k1, tp, tend, talon, trump_in, discard, any
     ws[S_BASE_LIMIT] = base
     ws[O_TABLE_MASK] = 0
     ws[S_SKIP_ATT] = 0
+    ws[S_LEAD_MASK] = lead
+    ws[O_TAKING] = 1 if taking else 0
