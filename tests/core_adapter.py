@@ -27,10 +27,14 @@ def _runner(family: str, n: int, tkey: tuple, strategy: str, toggles_items: tupl
     return batch.Runner(r, batch.make_lineup(r, [strategy]))
 
 
+def core_runner(family: str, n: int, toggles: dict, strategy: str):
+    """The batch runner (general engine) of these rules with every seat playing ``strategy``, one per configuration."""
+    return _runner(family, n, _key(toggles), strategy, tuple(toggles.items()))
+
+
 def core_traces(family: str, n: int, toggles: dict, strategy: str, seed: int, game: int, deals: int = 1) -> list[dict]:
     """The core's traces of one series (``deals`` deals) with every seat playing ``strategy``."""
-    run = _runner(family, n, _key(toggles), strategy, tuple(toggles.items()))
-    return run.trace(seed, game, deals)
+    return core_runner(family, n, toggles, strategy).trace(seed, game, deals)
 
 
 def check_trace(trace: dict) -> None:

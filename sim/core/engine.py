@@ -88,7 +88,8 @@ def _chunk(rv, ws, obs, sids, params, seed, series0, n_series, n_deals, recs, de
     status[2] = 1  # running (compiled): the watchdog counts from here
     for k in range(n_series):
         series = series0 + k
-        new_series(rv, ws)
+        if k == 0:  # later series go on from the last deal's end, as a series' later deals do (a deal sets what it
+            new_series(rv, ws)  # reads); clearing the state for each series was a tenth of a greedy game's time
         seed_stream(drng, seed, series, 0)
         srng[0] = strategy_key(seed, series)
         dealer = rng_below(drng, n)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import math
 import re
 import signal
 import threading
@@ -19,7 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 import sim
 from sim.experiments import backends, batch, tasks
@@ -423,7 +423,9 @@ class Experiment:
             for s, seat in enumerate(lu):
                 yield r, s, seat.label, t
 
-    def _table(self, key) -> pd.DataFrame:
+    def _table_rows(self, key) -> list[tuple]:
+        """(key, row) per key(seat, label): counts, rates with 95% Wilson intervals, means. Plain Python, so that
+        summary() (`durak run --json`) needs no pandas: importing it is a third of a short run's time."""
         acc: dict = {}
         for r, s, label, t in self._rows():
             k = key(s, label)
@@ -444,18 +446,23 @@ class Experiment:
             row = {"games": n}
             for what in RATES:
                 lo, hi = wilson(a[what], n)
-                row[f"{what}"] = a[what] / n if n else np.nan
+                row[f"{what}"] = a[what] / n if n else math.nan
                 row[f"{what}_lo"] = float(lo)
                 row[f"{what}_hi"] = float(hi)
-            row["mean_place"] = a["place_sum"] / n if n else np.nan
-            row["cards_taken_per_game"] = a["taken"] / n if n else np.nan
+            row["mean_place"] = a["place_sum"] / n if n else math.nan
+            row["cards_taken_per_game"] = a["taken"] / n if n else math.nan
             if self.scoring != "fool":  # VAR-PG1 / VAR-OC1: the score is a result beside the fool
                 lo, hi = wilson(a["score_won"], n)
-                row["score_won"] = a["score_won"] / n if n else np.nan
+                row["score_won"] = a["score_won"] / n if n else math.nan
                 row["score_won_lo"], row["score_won_hi"] = float(lo), float(hi)
-                row["points_per_game"] = a["points"] / n if n else np.nan
-                row["pogony_per_game"] = a["pogony"] / n if n else np.nan
+                row["points_per_game"] = a["points"] / n if n else math.nan
+                row["pogony_per_game"] = a["pogony"] / n if n else math.nan
             rows.append((k, row))
+        return rows
+
+    def _table(self, key) -> pd.DataFrame:
+        import pandas as pd
+        rows = self._table_rows(key)
         return pd.DataFrame([r for _, r in rows], index=pd.Index([k for k, _ in rows]))
 
     @property
@@ -497,11 +504,13 @@ class Experiment:
         return df
 
     def strategy_seat_table(self) -> pd.DataFrame:
+        import pandas as pd
         df = self._table(lambda s, label: (label, s)).sort_index()
         df.index = pd.MultiIndex.from_tuples(df.index, names=["strategy", "seat"])
         return df
 
     def team_table(self) -> pd.DataFrame | None:
+        import pandas as pd
         teams = self.rules.teams
         if not teams:
             return None
@@ -521,6 +530,7 @@ class Experiment:
         """Finishing-place distribution per strategy (rows) and place (columns), as fractions of seat-games,
         draws apart: a drawn seat-game counts in the `drew` column, not in the place it shared (RUL-21), so
         a row sums to 1."""
+        import pandas as pd
         acc: dict = {}
         drawn: dict = {}
         for r, s, label, t in self._rows():
@@ -555,6 +565,7 @@ class Experiment:
                 "invariant_violations": sum(t.invariant_violations for t in self.tallies)}
 
     def length_hist(self) -> pd.Series:
+        import pandas as pd
         hist = sum(t.bouts_hist for t in self.tallies)
         last = int(np.max(np.nonzero(hist)[0])) if hist.any() else 0
         return pd.Series(hist[: last + 1], name="games").rename_axis("bouts")
@@ -590,7 +601,8 @@ class Experiment:
             "per_rotation": [{"lineup": [s.label for s in lu], "escaped": t.escaped.tolist(),
                               "drew": t.drew.tolist(), "fool": t.fool.tolist(), "games": t.games}
                              for lu, t in zip(self.lineups, self.tallies)],
-            "strategies": _records(self.strategy_table()), "seat_effects": _records(self.seat_table()),
+            "strategies": _json_rows(self._table_rows(lambda s, label: label), "strategy"),
+            "seat_effects": _json_rows(sorted(self._table_rows(lambda s, label: s), key=lambda r: r[0]), "seat"),
             "score": self.score_totals(),
             "seconds": round(self.seconds, 3), "status": self.status,
             "units": {"games": "games (deals) played", "strategies.games, seat_effects.games":
@@ -605,20 +617,16 @@ class Experiment:
         }
 
 
-def _records(df: pd.DataFrame) -> list[dict]:
-    """Rows as dicts with counts as JSON integers and rates as floats (column by column: iterrows() would turn
-    every count into a float)."""
-    out = [{df.index.name or "key": (k.item() if isinstance(k, np.generic) else k)} for k in df.index]
-    for c in df.columns:
-        integer = pd.api.types.is_integer_dtype(df[c])
-        for d, v in zip(out, df[c].tolist()):
-            d[c] = None if pd.isna(v) else (int(v) if integer else float(v))
-    return out
+def _json_rows(rows: list[tuple], name: str) -> list[dict]:
+    """Rows of _table_rows as the JSON contract has them: the key under `name`, then the columns, NaN as null."""
+    return [{name: k, **{c: None if isinstance(v, float) and math.isnan(v) else v for c, v in row.items()}}
+            for k, row in rows]
 
 
 def percent_view(df: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
     """A table of strategy_table()/seat_table() with every rate column in percent (0-100) and counts as integers,
     the columns renamed `escaped %`, `escaped_lo %`, ... so nobody mistakes which scale a number is on."""
+    import pandas as pd
     out = pd.DataFrame(index=df.index)
     for c in df.columns:
         base = c.rsplit("_", 1)[0] if c.endswith(("_lo", "_hi")) else c
@@ -633,6 +641,7 @@ def percent_view(df: pd.DataFrame, digits: int = 2) -> pd.DataFrame:
 
 def records_frame(recs: np.ndarray, n: int) -> pd.DataFrame:
     """Per-game records as a flat DataFrame (one column per seat field)."""
+    import pandas as pd
     cols = {name: recs[name] for name in recs.dtype.names if recs.dtype[name].shape == ()}
     for name in ("outcome", "place", "taken", "points", "pogony", "pogon_top"):
         for s in range(n):
