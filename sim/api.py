@@ -15,24 +15,44 @@ caller can attach progress before `.run()`; the verbs (`run`, `compare`, `tourna
 """
 from __future__ import annotations
 
-import pandas as pd
-
 from sim.core import engine as E
 from sim.core import rules as R
-from sim.experiments import atlas as _atlas
-from sim.experiments import atlas_site as _atlas_site
 from sim.experiments import batch
-from sim.experiments import compare as _compare
-from sim.experiments import settle as _settle
 from sim.experiments.batch import ExperimentError, IllegalMoveError, LineupError
-from sim.experiments.atlas import Atlas
-from sim.experiments.compare import Arm, Comparison, default_metric, default_panel, panel_verdict, plot_comparison
 from sim.experiments.experiment import Experiment, percent_view, resume
 from sim.experiments.experiment import experiment as _experiment
 from sim.experiments.paired import rotate
-from sim.experiments.report import markdown, plot_lengths, plot_rates, text
-from sim.experiments.settle import questions, write_index
-from sim.experiments.tournament import Tournament
+
+# The rest loads on first use (PEP 562's module __getattr__): its modules import pandas, matplotlib and jinja2,
+# which `durak run` does not need to play and print --json (pandas alone was a third of a short run's time).
+_LATER = {"Atlas": "atlas", "Arm": "compare", "Comparison": "compare", "default_metric": "compare",
+          "default_panel": "compare", "panel_verdict": "compare", "plot_comparison": "compare", "markdown": "report",
+          "plot_lengths": "report", "plot_rates": "report", "text": "report", "questions": "settle",
+          "write_index": "settle", "Tournament": "tournament"}
+
+
+def __getattr__(name: str):
+    where = _LATER.get(name)
+    if where == "atlas":
+        from sim.experiments import atlas as module
+    elif where == "compare":
+        from sim.experiments import compare as module
+    elif where == "report":
+        from sim.experiments import report as module
+    elif where == "settle":
+        from sim.experiments import settle as module
+    elif where == "tournament":
+        from sim.experiments import tournament as module
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = ["Arm", "Atlas", "Comparison", "Experiment", "ExperimentError", "IllegalMoveError", "LineupError",
            "Tournament", "arms", "atlas", "atlas_site", "check", "compare", "comparison", "default_metric",
@@ -76,6 +96,7 @@ def comparison(family: str = "podkidnoy", players: int = 2, a: dict | None = Non
                games: int = 200_000, seed: int = 1, labels=None, paths=(), a_family: str | None = None,
                b_family: str | None = None, **kw) -> Comparison:
     """Two rule sets or two line-ups on the same deals, planned, not yet played: `.run()` plays it."""
+    from sim.experiments.compare import Arm, Comparison
     ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
     la, lb = _labels(labels, a, b, a_family, b_family)
     arm_a = Arm(la, ra, batch.make_lineup(ra, a_strategies or strategies, paths))
@@ -95,7 +116,8 @@ def panel(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b:
     """The same question once per panel strategy, each playing every seat ('default' = greedy, expert, learned,
     learned on compare.SHARE of the games): strategy -> played Comparison. `panel_verdict(result, metric)` says
     whether the answer holds across it."""
-    names = [x for s in strategies for x in (default_panel() if s == "default" else [s])]
+    from sim.experiments import compare as _compare
+    names = [x for s in strategies for x in (_compare.default_panel() if s == "default" else [s])]
     ra, rb = arms(family, players, a, b, toggles, a_family, b_family)
     la, lb = _labels(labels, a, b, a_family, b_family)
     return _compare.run_panel(ra, rb, la, lb, names, seed, games, paths=tuple(paths), progress=progress, **kw)
@@ -104,6 +126,7 @@ def panel(family: str = "podkidnoy", players: int = 2, a: dict | None = None, b:
 def tournament(family: str, strategies, players: int = 2, toggles: dict | None = None, games: int = 20_000,
                seed: int = 1, play: bool = True, paths=(), **kw) -> Tournament:
     """A round robin (played unless play=False): ranking, matrix and heatmap via its methods."""
+    from sim.experiments.tournament import Tournament
     for s in strategies:
         batch.parse_strategy(s, paths)  # an unknown name is named before any game is played
     t = Tournament(R.resolve(family, players, toggles or {}), list(strategies), games=games, seed=seed,
@@ -161,17 +184,20 @@ def settle(name: str, scale: float = 1.0, seed: int = 2026, threads: int | None 
            panel: list[str] | None = None, paths=(), **kw):
     """Regenerate a settled question into `root` (default: the repository's tracked results/, with its
     index): the folder it wrote."""
+    from sim.experiments import settle as _settle
     return _settle.settle(name, scale=scale, seed=seed, threads=threads, root=tracked_results() if root is None
                           else root, panel=panel, paths=paths, **kw)
 
 
 def check(root=None, names=None, paths=()) -> list:
     """(question, reasons it is stale, notes) for the settled answers in `root` (default: the tracked ones)."""
+    from sim.experiments import settle as _settle
     return _settle.check(tracked_results() if root is None else root, names, paths)
 
 
 def tracked_results():
     """The repository's results/ folder, which `settle --write-results` writes."""
+    from sim.experiments import settle as _settle
     return _settle.RESULTS
 
 
@@ -200,6 +226,7 @@ def play(family: str = "podkidnoy", players: int = 2, toggles: dict | None = Non
 
 def rules_table() -> pd.DataFrame:
     """Every toggle with its values and each preset's default."""
+    import pandas as pd
     rows = []
     for t in R.toggle_table():
         row = {"toggle": t["toggle"], "values": " | ".join(t["values"]), "rule": t["rule"]}
@@ -215,11 +242,13 @@ def atlas(out, scale="small", seed: int = 1, panel=(), players=(), families=(), 
     default, per player count and panel level (default: greedy, expert), in the folder `out`. `.estimate()`
     says what it costs, `.run()` plays the cells not yet in the folder (so a stopped atlas resumes), `.table()`
     reads them; `atlas_site(out)` builds the pages."""
-    return Atlas(out, scale=scale, seed=seed, panel=tuple(panel), players=tuple(players) or _atlas.PLAYERS,
+    from sim.experiments import atlas as _atlas
+    return _atlas.Atlas(out, scale=scale, seed=seed, panel=tuple(panel), players=tuple(players) or _atlas.PLAYERS,
                  families=tuple(families) or R.FAMILIES,
                  rules=tuple(rules), threads=threads)
 
 
 def atlas_site(folder, out=None):
     """Build the static site of an atlas folder (index, a page per rule, my table); returns the index path."""
+    from sim.experiments import atlas_site as _atlas_site
     return _atlas_site.build(folder, out)

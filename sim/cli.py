@@ -317,16 +317,15 @@ def _default_out(rules) -> Path:
 def run(preset, toggles, players, strategies, paths, games, precision, max_games, seed, threads, rotate,
         deals_per_series, chunk, out, no_save, records, plots, resume, repair, as_json, quiet, verify, engine):
     """Play games and report win (escaped), draw and fool rates per strategy and seat."""
-    # not sim.api, which imports pandas (a third of a second): --json needs none, the report imports it
+    from sim import api  # (its pandas modules load on first use: --json needs none, the report imports it)
     from sim.core.dispatch import StrategyError
     from sim.experiments import batch
-    from sim.experiments import experiment as X
     if plots and no_save:
         raise click.BadParameter("--plots draws into the result folder, which --no-save leaves out",
                                  param_hint="'--plots'")
     try:
         if resume is not None:
-            exp = X.resume(resume, threads=threads or None, repair=repair)
+            exp = api.resume(resume, threads=threads or None, repair=repair)
             if exp.repaired:
                 click.echo(f"repair: replaying {len(exp.repaired)} bad chunk file(s): {', '.join(exp.repaired)}",
                            err=True)
@@ -338,17 +337,17 @@ def run(preset, toggles, players, strategies, paths, games, precision, max_games
             rules = _rules(preset, players, toggles)
             if games is None and precision is None:
                 games = 100_000
-            exp = X.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
-                               max_games=max_games, rotate=rotate, chunk=chunk,
-                               deals_per_series=deals_per_series, paths=paths, records=records,
-                               threads=threads or None, verify=verify, engine=engine,
-                               out=None if no_save else (out or _default_out(rules)))
+            exp = api.experiment(rules, strategies=strategies, seed=seed, games=games, precision=precision,
+                                 max_games=max_games, rotate=rotate, chunk=chunk,
+                                 deals_per_series=deals_per_series, paths=paths, records=records,
+                                 threads=threads or None, verify=verify, engine=engine,
+                                 out=None if no_save else (out or _default_out(rules)))
         try:
             _with_progress(exp, not quiet and not as_json)
         except KeyboardInterrupt:
             where = f"; continue with: durak run --resume {exp.out}" if exp.out else ""
             raise Fail(f"interrupted after {exp.games_played:,} games{where}") from None
-    except (batch.LineupError, StrategyError, batch.IllegalMoveError, batch.ExperimentError) as e:
+    except (batch.LineupError, StrategyError, batch.IllegalMoveError, api.ExperimentError) as e:
         raise Fail(str(e)) from None
     if exp.out is not None:
         from sim.experiments import report
