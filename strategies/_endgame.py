@@ -29,7 +29,7 @@ from numba import njit
 from sim.core.lib import (
     FULL, NO_CARD, O_ATTACKER, O_COVER_TARGET, O_DEFENDER, O_DISCARD, O_HAND, O_HAND_SIZE, O_KNOWN, O_LIMIT, O_N,
     O_NTABLE, O_OUT, O_RULES, O_SEAT, O_TABLE_ATT, O_TABLE_COV, O_TABLE_MASK, O_TAKING, O_TALON, O_TRUMP_SUIT,
-    RANK_MASKS, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, lowest, popcount, stack_i64,
+    RANK_MASKS, K_ATTACK, K_COVER, K_THROW_IN, K_TRANSFER, lowest, popcount, scratch_i64, stack_i64,
 )
 from sim.core.rules import (
     MODE_PEREVODNOY, MODE_PODKIDNOY, R_LEAD_SINGLE, R_MAX_ATTACK, R_MODE, R_POGONY_WIN, R_POKAZNOY, R_PROEZDNOY,
@@ -91,7 +91,7 @@ def solve_choice(obs, kind, legal, first, budget):
     for i in range(nt):
         if obs[O_TABLE_COV + i] < 0:
             u |= np.int64(1) << obs[O_TABLE_ATT + i]
-    tt = stack_i64(TTS)
+    tt = scratch_i64(TTS)  # clear empties it: an entry is read only where its in-use bit is set
     clear(tt)
     # the options, the heuristic's first
     vf = _option_value(kind, first, mine, his, t, u, nt, lim, ts, maxa, obs, budget, tt)

@@ -15,7 +15,7 @@ two thirds of the time (research/strength/solver_speed.py measures it).
 import numpy as np
 from numba import njit
 
-from sim.core.lib import RANK_MASKS, at, beaters, lowest, popcount, same_rank_cards, stack_i64
+from sim.core.lib import RANK_MASKS, at, beaters, lowest, popcount, same_rank_cards, scratch_i64
 
 # phases of the search: LEAD, THROW, THROWT are the attacker's (max), DEF and DEF_FRESH the defender's (min)
 LEAD, DEF_FRESH, DEF, THROW, THROWT = 0, 1, 2, 3, 4
@@ -303,7 +303,7 @@ def solve(ph, a, d, t, u, nt, lim, ts, maxa, budget, tt, per, tr0):
     use = tt.shape[0] > 0
     if use and tt.shape[0] < TTS:  # (unchecked indexing below: a table is TTS entries or none)
         return UNKNOWN
-    buf = stack_i64(BUF)
+    buf = scratch_i64(BUF)  # every frame is written (_push) before it is read
     _push(buf, 0, ph, a, d, t, u, nt, lim, np.int64(-1), np.int64(1), 0, ts, maxa, per)
     if not tr0:
         buf[at(TR)] = 0
