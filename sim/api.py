@@ -244,8 +244,7 @@ def atlas(out, scale="small", seed: int = 1, panel=(), players=(), families=(), 
     reads them; `atlas_site(out)` builds the pages."""
     from sim.experiments import atlas as _atlas
     return _atlas.Atlas(out, scale=scale, seed=seed, panel=tuple(panel), players=tuple(players) or _atlas.PLAYERS,
-                 families=tuple(families) or R.FAMILIES,
-                 rules=tuple(rules), threads=threads)
+                        families=tuple(families) or R.FAMILIES, rules=tuple(rules), threads=threads)
 
 
 def atlas_site(folder, out=None):

@@ -27,21 +27,28 @@ import time
 from rulegen import FAMILIES
 
 
-def _check_config(job):
+def _drawn(job):
+    """A job's configuration, drawn from its seed and index (with --plain, without the §6 modifiers drawn), its
+    resolved rules and the job's tally, empty."""
     idx, seed, per_config, trace_every, walks, families, players, plain = job
-    from core_adapter import check_decisions, check_trace, core_decisions, core_traces
     from rulegen import random_config, without_modifiers
 
-    from sim.core import layout as L
     from sim.core import rules as R
-    from sim.experiments import batch
-    rnd = random.Random(seed * 7919 + idx)
-    family, n, toggles, dps = random_config(rnd, families, players)
+    family, n, toggles, dps = random_config(random.Random(seed * 7919 + idx), families, players)
     if plain:
         toggles = without_modifiers(toggles)
-    rules = R.resolve(family, n, toggles)
     out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
            "config": (family, n, toggles, dps)}
+    return family, n, toggles, dps, R.resolve(family, n, toggles), out
+
+
+def _check_config(job):
+    idx, seed, per_config, trace_every, walks = job[:5]
+    from core_adapter import check_decisions, check_trace, core_decisions, core_traces
+
+    from sim.core import layout as L
+    from sim.experiments import batch
+    family, n, toggles, dps, rules, out = _drawn(job)
     try:
         for strategy in ("random", "greedy"):
             runner = batch.Runner(rules, batch.make_lineup(rules, [strategy]))
@@ -71,21 +78,14 @@ def _check_specialised(job):
     bit for bit on the engine with the rules compiled in as on the general one; every `trace_every`-th series
     of the specialised engine is walked by the referee (seat, kind and legality of every answer), and `walks`
     series of each one-strategy line-up are compared with the referee on the whole legal set at every decision."""
-    idx, seed, per_config, trace_every, walks, families, players, plain = job
+    idx, seed, per_config, trace_every, walks = job[:5]
     from core_adapter import check_decisions, check_trace, core_decisions
-    from rulegen import random_config, without_modifiers
 
     from sim.core import layout as L
-    from sim.core import rules as R
     from sim.core.greedy_bout import eligible
     from sim.experiments import batch
-    rnd = random.Random(seed * 7919 + idx)
-    family, n, toggles, dps = random_config(rnd, families, players)
-    if plain:
-        toggles = without_modifiers(toggles)
-    rules = R.resolve(family, n, toggles)
-    out = {"games": 0, "invariant": 0, "errors": 0, "traced": 0, "walked": 0, "decisions": 0, "problem": None,
-           "config": (family, n, toggles, dps), "differ": 0}
+    family, n, toggles, dps, rules, out = _drawn(job)
+    out["differ"] = 0
     try:
         for names in (["random"], ["greedy"], ["greedy", "random"] * 3):
             seats = batch.make_lineup(rules, names[:n])

@@ -108,7 +108,8 @@ def fail(ws, rec, seat, kind, value):
 # ---- dealing --------------------------------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def new_series(rv, ws):
-    """Clear the state and write the rules and seats into it (once per series)."""
+    """Clear the state and write the rules and seats into it, before a series. The batch engine clears once per
+    chunk (engine._chunk): its later series go on from the previous deal's end, as a series' later deals do."""
     n = rv[R_NPLAYERS]
     ws[:] = 0
     for i in range(R_SIZE):
