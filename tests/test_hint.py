@@ -65,6 +65,11 @@ COMPARABLE = [e for e in EXAMPLES if not (e["family"] in PROSTOY and e["action"]
               and e not in TWO_PACKS]
 
 
+# The tests that play positions out call search's `evaluate`, two to four minutes of compile on a cold cache, so they
+# sit in the slow tier with the search player's own tests; the default tier keeps the conversion of positions.
+SEARCHES = pytest.mark.slow
+
+
 def test_two_pack_positions_are_refused():
     assert TWO_PACKS
     for ex in TWO_PACKS:
@@ -124,6 +129,7 @@ def _direct(rules, obs, option, n, seed0):
     return fool / n
 
 
+@SEARCHES
 def test_estimate_is_within_its_interval_of_a_direct_simulation():
     ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
     rules, ws = to_core(ex["family"], ex["toggles"], ex["position"])
@@ -137,6 +143,7 @@ def test_estimate_is_within_its_interval_of_a_direct_simulation():
         assert r["fool_lo"] <= p <= r["fool_hi"], (r["action"], p, r)
 
 
+@SEARCHES
 def test_hint_uses_only_the_actors_view():
     """Hiding the other hands (hand_sizes + discard) gives the same answer as listing them."""
     ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
@@ -151,6 +158,7 @@ def test_hint_uses_only_the_actors_view():
     assert [(r["action"], r["fool"]) for r in full["options"]] == [(r["action"], r["fool"]) for r in hidden["options"]]
 
 
+@SEARCHES
 def test_start_of_deal_and_cli(tmp_path):
     req = {"family": "podkidnoy", "start_of_deal": True, "num_players": 2, "seat": 0,
            "hand": ["6H", "7C", "9D", "JS", "QS", "AH"], "trump_card": "10H"}
@@ -178,6 +186,7 @@ ENDGAME = {"id": "END", "family": "podkidnoy", "toggles": {},
                         "out_players": [], "discard_count": 28}}
 
 
+@SEARCHES
 def test_the_answer_says_what_was_known_and_gives_the_draws():
     ex = next(e for e in EXAMPLES if e["id"] == "PD-03")
     res = H.hint(ex, samples=40, seed=1, library=False)
@@ -194,6 +203,7 @@ def test_the_answer_says_what_was_known_and_gives_the_draws():
     assert "--open: the hands the file lists are used as known" in opened["knowledge"]["text"]
 
 
+@SEARCHES
 def test_nothing_hidden_is_played_out_once_not_sampled():
     """Two players, talon empty: the cards seat 1 cannot see are exactly seat 0's hand, so there is one deal."""
     for open_hands in (False, True):

@@ -8,6 +8,7 @@ from sim.core import rules as R
 from sim.core.machine import Deal
 from sim.experiments import batch
 from strategies import expert as X
+from strategies import greedy as G
 from strategies import search as S
 
 FAST = "search:samples=12,candidates=6"
@@ -32,10 +33,11 @@ def test_deterministic_for_a_seed(runner_for):
     assert np.array_equal(np.asarray(a.tolist()), np.asarray(b.tolist()))
 
 
-def _positions(family, n_deals=6, seed=1):
-    """Decisions met along deals played by expert in every seat: (deal state copy, kind)."""
+def _positions(family, n_deals=6, seed=1, by=X):
+    """Decisions met along deals played by expert (or `by`, another strategy module) in every seat: (deal state
+    copy, kind)."""
     rules = R.resolve(family, 2)
-    fns = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange, X.swap)
+    fns = (by.attack, by.cover, by.throw_in, by.transfer, by.exchange, by.swap)
     rng = np.zeros(1, dtype=np.uint64)
     for k in range(n_deals):
         d = Deal(rules, seed + k)
@@ -77,7 +79,7 @@ def test_searches_every_decision_kind_and_answers_single_options_at_once(family)
 
 def test_candidates_cover_every_option_kind():
     rules = R.resolve("perevodnoy", 2, {"proezdnoy": "true"})
-    for ws, kind in _positions("perevodnoy", 3):
+    for ws, kind in _positions("perevodnoy", 3, by=G):  # greedy: expert compiles for minutes
         obs = ws[:L.O_SIZE].copy()
         obs[L.O_HAND] = ws[L.S_HANDS + ws[L.O_ACTOR]]
         cands = np.zeros(S.MAXC, dtype=np.int64)
@@ -113,6 +115,7 @@ def test_default_budget_beats_expert_by_fifteen_points():
         assert r["diff_lo"] > 15, r
 
 
+@pytest.mark.slow  # search's evaluate: minutes of compile
 def test_a_playout_that_never_ends_counts_as_a_draw():
     """Playouts stopped by RUL-22 (MAX_BOUTS, a cycle) are draws, not escapes (else search would seek cycles)."""
     rules = R.resolve("podkidnoy", 2)

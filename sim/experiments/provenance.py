@@ -131,8 +131,10 @@ def provenance(used, question: Path | None = None, fingerprints: bool = False) -
     return json.loads(json.dumps(out, default=str))
 
 
-def check(folder: Path, question: Path | None) -> tuple[list[str], list[str]]:
-    """(reasons the answer in `folder` is stale, notes): empty reasons when its inputs still give it."""
+def check(folder: Path, question: Path | None, leave_out=()) -> tuple[list[str], list[str]]:
+    """(reasons the answer in `folder` is stale, notes): empty reasons when its inputs still give it.
+    `leave_out`: strategy names whose line-ups are not played (the rest play on an engine without them), for a
+    quick check that need not compile those strategies' engine; a note says how many were left out."""
     f = Path(folder) / FILE
     if not f.exists():
         return [f"it records no {FILE} (made before results recorded what they were made from): regenerate it"], []
@@ -148,11 +150,16 @@ def check(folder: Path, question: Path | None) -> tuple[list[str], list[str]]:
         if moved:
             reasons.append(f"the defaults of {key} changed ({', '.join(moved)})")
     moved_plays = []
+    also = [x for x in rec.get("engine", ()) if x.split(":")[0] not in leave_out]
+    left = 0
     for lu in rec.get("lineups", []):
         if "plays" not in lu:
             continue
+        if any(x.split(":")[0] in leave_out for x in lu["lineup"]):
+            left += 1
+            continue
         try:
-            now = play_fingerprint(_rules_of(lu["rules"]), lu["lineup"], lu["strategy_paths"], rec.get("engine", ()))
+            now = play_fingerprint(_rules_of(lu["rules"]), lu["lineup"], lu["strategy_paths"], also)
         except (R.RulesError, ValueError) as e:
             reasons.append(f"line-up {', '.join(lu['lineup'])} cannot be played any more: {e}")
             continue
@@ -173,6 +180,8 @@ def check(folder: Path, question: Path | None) -> tuple[list[str], list[str]]:
             notes.append(f"the code of {', '.join(edited)} changed since, its play did not")
         if rec.get("core") != core_digest():
             notes.append("the core's code changed since, its play did not")
+    if left:
+        notes.append(f"{left} line-ups not played (they hold {' or '.join(sorted(leave_out))})")
     return reasons, notes
 
 

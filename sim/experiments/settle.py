@@ -373,9 +373,10 @@ def atlas_pages(q) -> list[str]:
     return out
 
 
-def check(root: Path = RESULTS, names=None, paths=()) -> list[tuple[str, list[str], list[str]]]:
+def check(root: Path = RESULTS, names=None, paths=(), leave_out=()) -> list[tuple[str, list[str], list[str]]]:
     """(question, reasons it is stale, notes) for every settled answer in `root` (or those named): stale when
-    the inputs recorded in its provenance.json no longer give it (sim.experiments.provenance.check)."""
+    the inputs recorded in its provenance.json no longer give it (sim.experiments.provenance.check; the line-ups
+    of the strategies in `leave_out` are not played)."""
     root = Path(root)
     qs = questions(paths)
     out = []
@@ -385,7 +386,7 @@ def check(root: Path = RESULTS, names=None, paths=()) -> list[tuple[str, list[st
             if names:
                 out.append((name, [f"{folder} holds no settled answer (no summary.json)"], []))
             continue
-        reasons, notes = P.check(folder, qs[name].path if name in qs else None)
+        reasons, notes = P.check(folder, qs[name].path if name in qs else None, leave_out)
         if name not in qs:
             reasons.append("no question file of this name any more")
         out.append((name, reasons, notes))
