@@ -17,6 +17,9 @@ HEAVY = ("search", "rollout", "learned")
 QUICK = sorted(n for n, p in dispatch.discover().items() if Path(p).parent == dispatch.BUILTIN_DIR and n not in HEAVY)
 GROUPS = [QUICK, sorted(HEAVY + ("expert", "random", "greedy"))]
 os.environ.setdefault(dispatch.SHARED_ENV, ";".join(",".join(g) for g in GROUPS))
+# durak play compiles the hint's search in the background (minutes on a cold cache, for a hint the tests rarely
+# ask for); the one test that asks for a hint is in the slow tier
+os.environ.setdefault("DURAK_HINT_WARM", "0")
 
 # The order tests start in, for a cold cache on two workers. One worker first compiles a tier's shared engine (the
 # default tier's QUICK one in test_replay, the slow tier's HEAVY one in test_search); the other meanwhile runs what

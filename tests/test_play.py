@@ -52,6 +52,7 @@ def test_a_scripted_person_plays_a_deal_to_the_end(family, players, extra):
     assert re.search(r"^game over after \d+ bouts", out, re.M)  # the replay, told by the referee
 
 
+@pytest.mark.slow  # the hint's search: minutes of compile on a cold cache
 def test_illegal_input_gets_the_referees_reason_and_a_hint_answers():
     # seed 3, podkidnoy, 2 players: you lead, then may throw in (hand 7D 7H AH 6S AS after leading 6C)
     out, _ = _play(["--rules", "podkidnoy", "--strategy", "greedy", "--seed", "3", "--ascii", "--hint-budget", "50"],

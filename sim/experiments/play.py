@@ -16,6 +16,7 @@ search is compiled in the background while the person thinks.
 """
 from __future__ import annotations
 
+import os
 import re
 import sys
 import threading
@@ -336,7 +337,8 @@ class Game:
 
     def warm(self, notice=None):
         """Compile (or load) the kernels and the other seats' strategies before the first deal: a throwaway deal
-        played by them in every seat, under `notice(text)` (a spinner); then the hint's search in the background."""
+        played by them in every seat, under `notice(text)` (a spinner); then the hint's search in the background
+        (not with $DURAK_HINT_WARM=0)."""
         t0 = time.perf_counter()
         with (notice or _quiet)("compiling the game and the strategies (the first game only; cached afterwards)"):
             d = Deal(self.rules, self.seed)
@@ -351,6 +353,8 @@ class Game:
         took = time.perf_counter() - t0
         if took > 2:
             self.say(f"compiled in {took:.0f} s")
+        if os.environ.get(HINT_WARM_ENV, "1") == "0":  # the test suite: no minutes of compile nobody waits for
+            return
         ws = Deal(self.rules, self.seed).ws.copy()
         self.hint_warm = threading.Thread(target=_warm_hint, args=(self.rules, ws), daemon=True)
         self.hint_warm.start()
@@ -368,6 +372,9 @@ class Game:
 
     def replay_lines(self) -> list[str]:
         return narrate(self.trace(), self.names)
+
+
+HINT_WARM_ENV = "DURAK_HINT_WARM"
 
 
 def _warm_hint(rules, ws):
