@@ -36,6 +36,8 @@ from sim.referee import game as G
 from sim.referee.narrate import narrate
 from sim.referee.trace import decode_actions, decode_shuffles
 
+HINT_WARM_ENV = "DURAK_HINT_WARM"  # "0": no background compile of the hint's search (the test suite)
+
 SYMBOLS = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 
 
@@ -373,8 +375,6 @@ class Game:
     def replay_lines(self) -> list[str]:
         return narrate(self.trace(), self.names)
 
-
-HINT_WARM_ENV = "DURAK_HINT_WARM"
 
 
 def _warm_hint(rules, ws):
