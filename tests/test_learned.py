@@ -13,15 +13,14 @@ from strategies._features import MAXC, NF, NP, OPTION, POSITION, cannot_beat, op
 CELLS = [("podkidnoy", 2, {}), ("perevodnoy", 3, {"pokaznoy": "true"}), ("prostoy_5", 4, {}),
          ("prostoy_6", 3, {}), ("podkidnoy", 4, {"teams": "2v2"}), ("perevodnoy", 6, {}),
          ("podkidnoy", 3, {"variant": "tryoshka"}), ("prostoy_5", 2, {"variant": "zanudny"})]
-XF = (X.attack, X.cover, X.throw_in, X.transfer, X.exchange, X.swap)
 XP = np.full(16, X.TUNED)
-GF = (G.attack, G.cover, G.throw_in, G.transfer, G.exchange, G.swap)  # greedy ignores XP
 
 
-def _decisions(family, n, toggles, deals=6, seed=3, with_legal=False, by=XF):
-    """(obs, kind, legal, answer[, every legal answer]) at every decision of a few deals played by `by` (a strategy's
-    six decision functions: expert's, or greedy's, GF, in the default tier, where expert's own functions would cost
-    two to three minutes of compile; the engines hold sealed copies of their own)."""
+def _decisions(family, n, toggles, deals=6, seed=3, with_legal=False, by=X):
+    """(obs, kind, legal, answer[, every legal answer]) at every decision of a few deals played by `by` (a strategy
+    module: expert, or greedy in the default tier, where expert's own functions would cost two to three minutes of
+    compile; the engines hold sealed copies of their own). Greedy ignores expert's parameters XP."""
+    fns = (by.attack, by.cover, by.throw_in, by.transfer, by.exchange, by.swap)
     rules = R.resolve(family, n, toggles)
     rng = np.zeros(1, dtype=np.uint64)
     for i in range(deals):
@@ -30,7 +29,7 @@ def _decisions(family, n, toggles, deals=6, seed=3, with_legal=False, by=XF):
             seat, kind = d.to_act()
             obs = d.observe(seat)
             legal = np.int64(d.ws[L.S_LEGAL])
-            first = by[kind](obs, legal, XP, rng)
+            first = fns[kind](obs, legal, XP, rng)
             yield (obs, kind, legal, first) + ((set(d.legal_options()),) if with_legal else ())
             assert d.apply(int(first))
 
@@ -42,7 +41,7 @@ def test_options_are_legal_distinct_and_every_answer_but_leads(family, n, toggle
     legal single-card lead up to the cap (break it: drop the transfers by showing, and the perevodnoy cells fail)."""
     a = np.zeros(MAXC, dtype=np.int64)
     seen = 0
-    for obs, kind, legal, first, every in _decisions(family, n, toggles, with_legal=True, by=GF):
+    for obs, kind, legal, first, every in _decisions(family, n, toggles, with_legal=True, by=G):
         k = options(obs, kind, legal, first, a, 10)
         got = [int(x) for x in a[:k]]
         assert got[0] == first and len(set(got)) == k, (kind, got)
@@ -62,7 +61,7 @@ def test_features_are_bounded_and_mark_the_heuristic_answer(family, n, toggles):
     is 1 for expert's answer only; 'none' marks take / pass / keep."""
     cands = np.zeros(MAXC, dtype=np.int64)
     x = np.zeros(NF)
-    for obs, kind, legal, first in _decisions(family, n, toggles, deals=3, by=GF):
+    for obs, kind, legal, first in _decisions(family, n, toggles, deals=3, by=G):
         k = options(obs, kind, legal, first, cands, 10)
         pc = np.zeros(36)
         sure = cannot_beat(obs, pc)

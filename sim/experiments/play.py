@@ -376,7 +376,6 @@ class Game:
         return narrate(self.trace(), self.names)
 
 
-
 def _warm_hint(rules, ws):
     """The hint's search on a tiny budget, so that its first real use does not compile."""
     try:
